@@ -1,0 +1,37 @@
+"""SQLite storage for the Rummy bot: results, leaderboards, saved live tables.
+
+All SQL of the project lives in this package.  The bot uses :class:`Database`
+and the value types below; nothing else here is part of the interface.
+"""
+
+from .database import Database
+from .errors import DatabaseLockedError, DatabaseTooNewError, StorageError
+from .migrations import LATEST_VERSION
+from .models import (
+    BrokenTable,
+    HandRecord,
+    LeaderboardOrder,
+    LeaderboardPage,
+    LiveTable,
+    LoadResult,
+    MatchRecord,
+    PlayerStats,
+    SeatRecord,
+)
+
+__all__ = [
+    "LATEST_VERSION",
+    "BrokenTable",
+    "Database",
+    "DatabaseLockedError",
+    "DatabaseTooNewError",
+    "HandRecord",
+    "LeaderboardOrder",
+    "LeaderboardPage",
+    "LiveTable",
+    "LoadResult",
+    "MatchRecord",
+    "PlayerStats",
+    "SeatRecord",
+    "StorageError",
+]

@@ -1,0 +1,765 @@
+"""The bot's SQLite database: results, leaderboards, saved live tables, settings.
+
+One :class:`Database` per bot process owns one aiosqlite connection (SQLite
+serialises writers anyway; one connection keeps the order of writes the order
+of calls) and an exclusive lock on the file.  Every public method runs as one
+unit under an ``asyncio.Lock``: the statements of one transaction can never
+interleave with another coroutine's.  A unit also runs in its own task behind
+``asyncio.shield``, so a cancelled caller (a bot shutting down mid-click)
+cannot leave a transaction half-open on the shared connection: the unit still
+commits or rolls back, and the caller just stops waiting for it.
+
+Durability: WAL with ``synchronous=FULL`` — a commit is on disk before the
+method returns, so "the action was saved" survives a power cut, not only a
+crashed process.  ``python -m db.bench`` shows what that costs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import math
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Final, TypeVar
+
+import aiosqlite
+
+from .errors import StorageError
+from .lock import ProcessLock
+from .migrations import LATEST_VERSION, migrate
+from .models import (
+    BrokenTable,
+    HandRecord,
+    LeaderboardOrder,
+    LeaderboardPage,
+    LiveTable,
+    LoadResult,
+    MatchRecord,
+    PlayerStats,
+    SeatRecord,
+)
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+BUSY_TIMEOUT_MS: Final = 5000
+"""How long a statement waits for a lock held by an outside reader or writer
+(an operator's ``sqlite3`` shell) before failing with a StorageError."""
+
+MAX_PER_PAGE: Final = 100
+
+# --------------------------------------------------------------------------- SQL
+# Every statement the bot runs.  Values always go through ``?`` parameters;
+# the only text ever spliced into SQL is picked from the constants below.
+
+SQL_SAVE_LIVE: Final = """
+INSERT INTO live_tables (channel_id, guild_id, message_id, rules, state, updated_at)
+VALUES (?, ?, ?, ?, ?, ?)
+ON CONFLICT (channel_id) DO UPDATE SET
+    guild_id = excluded.guild_id, message_id = excluded.message_id,
+    rules = excluded.rules, state = excluded.state, updated_at = excluded.updated_at
+"""
+SQL_DELETE_LIVE: Final = "DELETE FROM live_tables WHERE channel_id = ?"
+# Raw bytes, not TEXT: a damaged row may not even be UTF-8, and must be judged
+# by the loader rather than crash the sqlite3 module's decoding.
+SQL_LOAD_LIVE: Final = """
+SELECT channel_id, guild_id, message_id, CAST(rules AS BLOB), CAST(state AS BLOB), updated_at
+FROM live_tables ORDER BY channel_id
+"""
+SQL_SET_ASIDE: Final = """
+INSERT INTO set_aside_tables
+    (channel_id, guild_id, message_id, rules, state, updated_at, error, set_aside_at)
+SELECT channel_id, guild_id, message_id, rules, state, updated_at, ?, ?
+FROM live_tables WHERE channel_id = ?
+"""
+SQL_LIST_SET_ASIDE: Final = """
+SELECT channel_id, guild_id, error FROM set_aside_tables ORDER BY id
+"""
+
+SQL_INSERT_MATCH: Final = """
+INSERT INTO matches (guild_id, channel_id, rules, abandoned, started_at, ended_at)
+VALUES (?, ?, ?, ?, ?, ?)
+"""
+SQL_INSERT_SEAT: Final = """
+INSERT INTO match_seats (match_id, seat, player_key, user_id, name, computer, total, won)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+"""
+SQL_INSERT_HAND: Final = """
+INSERT INTO hands (match_id, number, went_out, rummy, scores, winners, reason)
+VALUES (?, ?, ?, ?, ?, ?, ?)
+"""
+SQL_ADD_PLAYER_STATS: Final = """
+INSERT INTO player_stats
+    (guild_id, user_id, name, matches_played, matches_won, hands_won, points, rummies)
+VALUES (?, ?, ?, 1, ?, ?, ?, ?)
+ON CONFLICT (guild_id, user_id) DO UPDATE SET
+    name = excluded.name,
+    matches_played = matches_played + 1,
+    matches_won = matches_won + excluded.matches_won,
+    hands_won = hands_won + excluded.hands_won,
+    points = points + excluded.points,
+    rummies = rummies + excluded.rummies
+"""
+SQL_GET_MATCH: Final = """
+SELECT guild_id, channel_id, rules, abandoned, started_at, ended_at FROM matches WHERE id = ?
+"""
+SQL_GET_SEATS: Final = """
+SELECT player_key, user_id, name, computer, total, won
+FROM match_seats WHERE match_id = ? ORDER BY seat
+"""
+SQL_GET_HANDS: Final = """
+SELECT number, went_out, rummy, scores, winners, reason
+FROM hands WHERE match_id = ? ORDER BY number
+"""
+
+_STATS_COLUMNS: Final = "user_id, name, matches_played, matches_won, hands_won, points, rummies"
+
+# Each order: its sort keys, all descending, then the lower user id first.  The
+# migration creates one index per entry with exactly these columns; a test
+# checks with EXPLAIN QUERY PLAN that SQLite uses it and never sorts.
+ORDER_KEYS: Final[dict[str, tuple[str, str, str]]] = {
+    "wins": ("matches_won", "hands_won", "points"),
+    "points": ("points", "matches_won", "hands_won"),
+    "rummies": ("rummies", "matches_won", "points"),
+}
+
+
+def _leaderboard_sql(keys: tuple[str, str, str]) -> str:
+    a, b, c = keys
+    return (
+        f"SELECT {_STATS_COLUMNS} FROM player_stats WHERE guild_id = ? "
+        f"ORDER BY {a} DESC, {b} DESC, {c} DESC, user_id LIMIT ? OFFSET ?"
+    )
+
+
+def _rank_sql(keys: tuple[str, str, str]) -> str:
+    # Players ahead = strictly better figures, plus equal figures and a lower
+    # user id.  Both are ranges of the order's index, so this counts index
+    # entries and never touches the table.
+    a, b, c = keys
+    return (
+        "SELECT 1"
+        f" + (SELECT COUNT(*) FROM player_stats WHERE guild_id = ? AND ({a}, {b}, {c}) > (?, ?, ?))"
+        f" + (SELECT COUNT(*) FROM player_stats WHERE guild_id = ?"
+        f" AND {a} = ? AND {b} = ? AND {c} = ? AND user_id < ?)"
+    )
+
+
+SQL_LEADERBOARD: Final = {order: _leaderboard_sql(keys) for order, keys in ORDER_KEYS.items()}
+SQL_RANK: Final = {order: _rank_sql(keys) for order, keys in ORDER_KEYS.items()}
+SQL_COUNT_PLAYERS: Final = "SELECT COUNT(*) FROM player_stats WHERE guild_id = ?"
+SQL_PLAYER: Final = f"SELECT {_STATS_COLUMNS} FROM player_stats WHERE guild_id = ? AND user_id = ?"
+
+SQL_GET_GUILD_RULES: Final = "SELECT rules FROM guild_settings WHERE guild_id = ?"
+SQL_SET_GUILD_RULES: Final = """
+INSERT INTO guild_settings (guild_id, rules, updated_at) VALUES (?, ?, ?)
+ON CONFLICT (guild_id) DO UPDATE SET rules = excluded.rules, updated_at = excluded.updated_at
+"""
+
+# ------------------------------------------------------------- rows from records
+# Pure functions, shared with db.bench so the benchmark stores exactly what the
+# bot stores.
+
+
+def to_json(value: Any) -> str:
+    """Compact, strict JSON (NaN is not JSON and would not load back)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+MatchRow = tuple[int, int, str, int, float, float]
+SeatRow = tuple[int, str, int | None, str, int, int | None, int]  # without match_id
+HandRow = tuple[int, str | None, int, str, str, str]  # without match_id
+StatsRow = tuple[int, int, str, int, int, int, int]
+
+
+def match_rows(
+    match: MatchRecord,
+) -> tuple[MatchRow, list[SeatRow], list[HandRow], list[StatsRow]]:
+    """Split a match into its table rows and its leaderboard increments.
+
+    Raises StorageError for what the schema cannot check itself: the player
+    keys inside the JSON score and winner lists must be seats of the match.
+    Everything else (one seat per key and per user, hand numbers unique and
+    positive, who went out seated, computer seats without a user) is left to
+    constraints, which check it inside the transaction.
+    """
+    keys = {seat.player_key for seat in match.seats}
+    if not keys:
+        raise StorageError("cannot record a match without seats")
+    _check_keys(keys, match.totals, "totals")
+    _check_keys(keys, match.winners, "winners")
+    for hand in match.hands:
+        _check_keys(keys, hand.scores, f"hand {hand.number} scores")
+        _check_keys(keys, hand.winners, f"hand {hand.number} winners")
+    try:
+        match_row: MatchRow = (
+            match.guild_id,
+            match.channel_id,
+            to_json(match.rules),
+            int(match.abandoned),
+            match.started_at,
+            match.ended_at,
+        )
+        hand_rows: list[HandRow] = [
+            (
+                hand.number,
+                hand.went_out,
+                int(hand.rummy),
+                to_json(hand.scores),
+                to_json(list(hand.winners)),
+                hand.reason,
+            )
+            for hand in match.hands
+        ]
+    except (TypeError, ValueError) as exc:
+        raise StorageError(f"cannot serialise match record: {exc}") from exc
+    seat_rows: list[SeatRow] = [
+        (
+            index,
+            seat.player_key,
+            seat.user_id,
+            seat.name,
+            int(seat.computer),
+            match.totals.get(seat.player_key),
+            int(seat.player_key in match.winners),
+        )
+        for index, seat in enumerate(match.seats)
+    ]
+    stats_rows = [_stats_row(match, seat) for seat in match.seats if not seat.computer]
+    return match_row, seat_rows, hand_rows, stats_rows
+
+
+def _stats_row(match: MatchRecord, seat: SeatRecord) -> StatsRow:
+    """What one match adds to a human's figures (see PlayerStats)."""
+    key = seat.player_key
+    hands: Sequence[HandRecord] = match.hands
+    won = not match.abandoned and key in match.winners
+    return (
+        match.guild_id,
+        # A human seat without a user id fails the seat CHECK before this row
+        # is used; -1 only keeps the tuple well-typed until then.
+        seat.user_id if seat.user_id is not None else -1,
+        seat.name,
+        int(won),
+        sum(key in hand.winners for hand in hands),
+        sum(hand.scores.get(key, 0) for hand in hands),
+        sum(hand.rummy and hand.went_out == key for hand in hands),
+    )
+
+
+def _check_keys(keys: set[str], used: Any, what: str) -> None:
+    unknown = sorted(set(used) - keys)
+    if unknown:
+        raise StorageError(f"cannot record match: {what} name unseated players {unknown}")
+
+
+# ------------------------------------------------------------------- the class
+
+
+class Database:
+    """The bot's database file; create with ``await Database.open(path)``."""
+
+    path: Path
+
+    def __init__(self, path: Path, conn: aiosqlite.Connection, lock: ProcessLock) -> None:
+        # Use Database.open: it takes the lock and migrates before this exists.
+        self.path = path
+        self._conn: aiosqlite.Connection | None = conn
+        self._lock = lock
+        self._serial = asyncio.Lock()
+
+    # ------------------------------------------------------------ life cycle
+
+    @classmethod
+    async def open(cls, path: str | os.PathLike[str]) -> Database:
+        """Lock the file for this process, connect, and migrate it to the latest schema.
+
+        Raises DatabaseLockedError if another process holds it,
+        DatabaseTooNewError if a newer release wrote it, StorageError for any
+        other failure (unreadable file, not a database, failed migration).
+        The parent folder is created if missing, so a fresh deployment only
+        needs DATABASE_PATH.
+        """
+        db_path = Path(path)
+        try:
+            db_path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StorageError(f"cannot create the folder for {db_path}: {exc}") from exc
+        lock = ProcessLock.acquire(db_path)
+        conn: aiosqlite.Connection | None = None
+        try:
+            # isolation_level=None: no implicit transactions; every transaction
+            # here is an explicit BEGIN IMMEDIATE ... COMMIT.
+            conn = await aiosqlite.connect(db_path, isolation_level=None)
+            await _configure(conn, db_path)
+            await migrate(conn, db_path)
+        except BaseException as exc:
+            if conn is not None:
+                try:
+                    await conn.close()
+                except Exception:
+                    log.debug("closing after a failed open also failed", exc_info=True)
+            lock.release()
+            if isinstance(exc, sqlite3.Error):
+                raise StorageError(f"cannot open the database {db_path}: {exc}") from exc
+            raise
+        log.info("database %s open at schema version %d", db_path, LATEST_VERSION)
+        return cls(db_path, conn, lock)
+
+    async def close(self) -> None:
+        """Finish the unit in progress, close the connection, release the lock.
+
+        Safe to call twice.  After it, every method raises StorageError.
+        """
+        async with self._serial:
+            conn, self._conn = self._conn, None
+            try:
+                if conn is not None:
+                    try:
+                        # Cheap at close and keeps the planner's statistics fresh.
+                        await conn.execute("PRAGMA optimize")
+                    except sqlite3.Error:
+                        log.debug("PRAGMA optimize failed at close", exc_info=True)
+                    await conn.close()
+            except sqlite3.Error as exc:
+                raise StorageError(f"closing {self.path} failed: {exc}") from exc
+            finally:
+                self._lock.release()
+
+    def abandon(self) -> None:
+        """Let go of the database as a crashed process would, for restart tests.
+
+        No waiting and no clean close: the lock is dropped at once (as the
+        kernel drops a dead process's ``flock``), and the connection's worker
+        thread is told to stop, which rolls back a transaction left open, as
+        SQLite's recovery does for a dead writer.  What the next process sees
+        is exactly what was committed.  Further calls raise StorageError.
+        """
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            # stop() queues the close behind whatever the worker thread already
+            # has.  Called from a thread without an event loop it attaches no
+            # future, so the worker never reports back to this loop, which a
+            # test may close before the worker gets there ("Event loop is
+            # closed" in the worker thread otherwise).
+            stopper = threading.Thread(target=conn.stop, name="db-abandon")
+            stopper.start()
+            stopper.join()
+        self._lock.release()
+
+    async def __aenter__(self) -> Database:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # ------------------------------------------------------------ live tables
+
+    async def save_live_table(self, table: LiveTable) -> None:
+        """Insert or replace the saved state of the game in ``table.channel_id``.
+
+        One statement, so one transaction: either the new state is on disk
+        when this returns, or StorageError is raised and the previous state is
+        still the saved one.  The caller keeps its old in-memory state then.
+        """
+        try:
+            row = (
+                table.channel_id,
+                table.guild_id,
+                table.message_id,
+                to_json(table.rules),
+                to_json(table.state),
+                table.updated_at,
+            )
+        except (TypeError, ValueError) as exc:
+            raise StorageError(
+                f"cannot serialise the table in channel {table.channel_id}: {exc}"
+            ) from exc
+
+        async def body(conn: aiosqlite.Connection) -> None:
+            await conn.execute(SQL_SAVE_LIVE, row)
+
+        await self._run(f"saving the live table in channel {table.channel_id}", body)
+
+    async def delete_live_table(self, channel_id: int) -> None:
+        """Forget a finished or cancelled game; no error if there was none."""
+
+        async def body(conn: aiosqlite.Connection) -> None:
+            await conn.execute(SQL_DELETE_LIVE, (channel_id,))
+
+        await self._run(f"deleting the live table in channel {channel_id}", body)
+
+    async def load_live_tables(self) -> LoadResult:
+        """Read every saved game; set aside (keep, not delete) those that cannot be read.
+
+        A row is readable when its rules and state are UTF-8 JSON objects and
+        its ids are integers.  Unreadable rows are moved to
+        ``set_aside_tables`` in the same transaction as the read, so the next
+        start-up does not trip on them again, and are listed in ``broken`` for
+        the bot to tell their channels.  Whether the engine can restore a
+        readable state is the bot's call: see :meth:`set_aside_live_table`.
+        """
+
+        async def body(conn: aiosqlite.Connection) -> LoadResult:
+            tables: list[LiveTable] = []
+            broken: list[BrokenTable] = []
+            async with _transaction(conn):
+                for row in await conn.execute_fetchall(SQL_LOAD_LIVE):
+                    item = _parse_live_row(tuple(row))
+                    if isinstance(item, LiveTable):
+                        tables.append(item)
+                        continue
+                    broken.append(item)
+                    await conn.execute(SQL_SET_ASIDE, (item.error, time.time(), item.channel_id))
+                    await conn.execute(SQL_DELETE_LIVE, (item.channel_id,))
+            for item in broken:
+                log.warning(
+                    "live table in channel %d set aside (kept in set_aside_tables): %s",
+                    item.channel_id,
+                    item.error,
+                )
+            return LoadResult(tables=tables, broken=broken)
+
+        return await self._run("loading the live tables", body)
+
+    async def set_aside_live_table(self, channel_id: int, error: str) -> None:
+        """Move a saved game the engine could not restore out of the live set.
+
+        The row is copied unchanged to ``set_aside_tables`` with ``error`` and
+        then removed from ``live_tables``, in one transaction.  No error if the
+        channel has no saved game.
+        """
+
+        async def body(conn: aiosqlite.Connection) -> bool:
+            async with _transaction(conn):
+                await conn.execute(SQL_SET_ASIDE, (error, time.time(), channel_id))
+                deleted = await conn.execute(SQL_DELETE_LIVE, (channel_id,))
+            return deleted.rowcount > 0
+
+        if await self._run(f"setting aside the live table in channel {channel_id}", body):
+            log.warning("live table in channel %d set aside: %s", channel_id, error)
+
+    async def set_aside_tables(self) -> list[BrokenTable]:
+        """Every game ever set aside, oldest first (for operators and tests)."""
+
+        async def body(conn: aiosqlite.Connection) -> list[BrokenTable]:
+            rows = await conn.execute_fetchall(SQL_LIST_SET_ASIDE)
+            return [
+                BrokenTable(
+                    channel_id=int(channel_id),
+                    guild_id=guild_id if type(guild_id) is int else None,
+                    error=str(error),
+                )
+                for channel_id, guild_id, error in rows
+            ]
+
+        return await self._run("listing the set-aside tables", body)
+
+    # ---------------------------------------------------------------- results
+
+    async def record_match(self, match: MatchRecord, *, remove_live: int | None = None) -> int:
+        """Store a finished match and update the leaderboard, in ONE transaction.
+
+        The match, its seats, its hands and each human's running figures go
+        in together: if any row is refused (a constraint, a full disk),
+        nothing of the match is stored and StorageError is raised, so a
+        leaderboard can never count a match that is not in the history, nor
+        the reverse.  Returns the new match's id.
+
+        ``remove_live`` names the channel whose live table this match was:
+        it leaves the live set in the same transaction, so a crash can neither
+        lose the result nor bring the finished game back to be counted twice.
+        """
+        match_row, seat_rows, hand_rows, stats_rows = match_rows(match)
+
+        async def body(conn: aiosqlite.Connection) -> int:
+            async with _transaction(conn):
+                cursor = await conn.execute(SQL_INSERT_MATCH, match_row)
+                match_id = cursor.lastrowid
+                assert match_id is not None
+                await conn.executemany(SQL_INSERT_SEAT, [(match_id, *r) for r in seat_rows])
+                await conn.executemany(SQL_INSERT_HAND, [(match_id, *r) for r in hand_rows])
+                await conn.executemany(SQL_ADD_PLAYER_STATS, stats_rows)
+                if remove_live is not None:
+                    await conn.execute(SQL_DELETE_LIVE, (remove_live,))
+            return match_id
+
+        return await self._run(f"recording a match in guild {match.guild_id}", body)
+
+    async def get_match(self, match_id: int) -> MatchRecord | None:
+        """A recorded match as stored, or None.
+
+        Seats and winners come back in seat order; ``totals`` holds the seats
+        that had a total.
+        """
+
+        async def body(conn: aiosqlite.Connection) -> MatchRecord | None:
+            found = list(await conn.execute_fetchall(SQL_GET_MATCH, (match_id,)))
+            if not found:
+                return None
+            guild_id, channel_id, rules, abandoned, started_at, ended_at = found[0]
+            seats = list(await conn.execute_fetchall(SQL_GET_SEATS, (match_id,)))
+            hands = await conn.execute_fetchall(SQL_GET_HANDS, (match_id,))
+            return MatchRecord(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                seats=[
+                    SeatRecord(player_key=k, user_id=u, name=n, computer=bool(c))
+                    for k, u, n, c, _total, _won in seats
+                ],
+                rules=json.loads(rules),
+                hands=[
+                    HandRecord(
+                        number=number,
+                        went_out=went_out,
+                        rummy=bool(rummy),
+                        scores=json.loads(scores),
+                        winners=tuple(json.loads(winners)),
+                        reason=reason,
+                    )
+                    for number, went_out, rummy, scores, winners, reason in hands
+                ],
+                totals={k: total for k, _u, _n, _c, total, _w in seats if total is not None},
+                winners=tuple(k for k, _u, _n, _c, _t, won in seats if won),
+                abandoned=bool(abandoned),
+                started_at=started_at,
+                ended_at=ended_at,
+            )
+
+        return await self._run(f"reading match {match_id}", body)
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        order: LeaderboardOrder = "wins",
+        page: int = 1,
+        per_page: int = 10,
+    ) -> LeaderboardPage:
+        """One page of a server's human players, best first, in ``order``.
+
+        ``page`` is clamped to 1..pages (an empty server has one empty page),
+        so a stale "next" button shows the last page instead of failing.
+        Ties fall to the other figures, then to the lower user id, so the
+        order never changes between two identical queries; ``rank`` is the
+        position in that order.
+        """
+        if order not in ORDER_KEYS:
+            raise ValueError(f"unknown leaderboard order {order!r}; use one of {list(ORDER_KEYS)}")
+        if not 1 <= per_page <= MAX_PER_PAGE:
+            raise ValueError(f"per_page must be 1..{MAX_PER_PAGE}, not {per_page}")
+        sql = SQL_LEADERBOARD[order]
+
+        async def body(conn: aiosqlite.Connection) -> LeaderboardPage:
+            counted = list(await conn.execute_fetchall(SQL_COUNT_PLAYERS, (guild_id,)))
+            total = int(counted[0][0])
+            pages = max(1, math.ceil(total / per_page))
+            shown = min(max(page, 1), pages)
+            offset = (shown - 1) * per_page
+            rows = await conn.execute_fetchall(sql, (guild_id, per_page, offset))
+            return LeaderboardPage(
+                rows=[_stats(row, offset + i + 1) for i, row in enumerate(rows)],
+                page=shown,
+                pages=pages,
+                total_players=total,
+            )
+
+        return await self._run(f"reading the leaderboard of guild {guild_id}", body)
+
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
+        """A player's figures in one server with their rank by wins; None if never played."""
+
+        async def body(conn: aiosqlite.Connection) -> PlayerStats | None:
+            found = list(await conn.execute_fetchall(SQL_PLAYER, (guild_id, user_id)))
+            if not found:
+                return None
+            row = tuple(found[0])
+            a, b, c = (row[_STATS_INDEX[key]] for key in ORDER_KEYS["wins"])
+            ranked = list(
+                await conn.execute_fetchall(
+                    SQL_RANK["wins"], (guild_id, a, b, c, guild_id, a, b, c, user_id)
+                )
+            )
+            return _stats(row, int(ranked[0][0]))
+
+        return await self._run(f"reading the stats of user {user_id} in guild {guild_id}", body)
+
+    # ----------------------------------------------------------- guild rules
+
+    async def get_guild_rules(self, guild_id: int) -> dict[str, Any] | None:
+        """The server's default house rules, or None if never set."""
+
+        async def body(conn: aiosqlite.Connection) -> dict[str, Any] | None:
+            found = list(await conn.execute_fetchall(SQL_GET_GUILD_RULES, (guild_id,)))
+            if not found:
+                return None
+            rules = json.loads(found[0][0])
+            if not isinstance(rules, dict):
+                raise StorageError(f"house rules of guild {guild_id} are not a JSON object")
+            return rules
+
+        return await self._run(f"reading the house rules of guild {guild_id}", body)
+
+    async def set_guild_rules(self, guild_id: int, rules: dict[str, Any]) -> None:
+        """Replace the server's default house rules (already validated by the engine)."""
+        try:
+            text = to_json(rules)
+        except (TypeError, ValueError) as exc:
+            raise StorageError(f"cannot serialise the house rules: {exc}") from exc
+
+        async def body(conn: aiosqlite.Connection) -> None:
+            await conn.execute(SQL_SET_GUILD_RULES, (guild_id, text, time.time()))
+
+        await self._run(f"saving the house rules of guild {guild_id}", body)
+
+    # --------------------------------------------------------------- plumbing
+
+    async def _run(self, what: str, body: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+        """Run ``body`` as one serialised, cancellation-proof unit; errors become StorageError."""
+        if self._conn is None:
+            raise StorageError(f"{what} failed: the database {self.path} is closed")
+        task = asyncio.ensure_future(self._serialised(what, body))
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            # The caller gave up; the unit still finishes.  Make sure a failure
+            # is not lost silently (a match that did not record, say).
+            task.add_done_callback(lambda t: _log_orphan(what, t))
+            raise
+
+    async def _serialised(
+        self, what: str, body: Callable[[aiosqlite.Connection], Awaitable[T]]
+    ) -> T:
+        async with self._serial:
+            conn = self._conn
+            if conn is None:
+                raise StorageError(f"{what} failed: the database {self.path} is closed")
+            try:
+                return await body(conn)
+            except sqlite3.Error as exc:
+                raise StorageError(f"{what} failed on {self.path}: {exc}") from exc
+            except ValueError as exc:
+                # aiosqlite's word for "this connection was closed underneath us".
+                if str(exc) not in ("Connection closed", "no active connection"):
+                    raise
+                raise StorageError(
+                    f"{what} failed: the connection to {self.path} is closed"
+                ) from exc
+
+
+_STATS_INDEX: Final = {
+    name: i for i, name in enumerate(c.strip() for c in _STATS_COLUMNS.split(","))
+}
+
+
+def _stats(row: Sequence[Any], rank: int) -> PlayerStats:
+    user_id, name, played, won, hands_won, points, rummies = row
+    return PlayerStats(
+        user_id=user_id,
+        name=name,
+        matches_played=played,
+        matches_won=won,
+        hands_won=hands_won,
+        points=points,
+        rummies=rummies,
+        rank=rank,
+    )
+
+
+def _parse_live_row(row: tuple[Any, ...]) -> LiveTable | BrokenTable:
+    """Judge one saved live table; never raises, a bad row becomes a BrokenTable."""
+    channel_id, guild_id, message_id, rules_raw, state_raw, updated_at = row
+    guild = guild_id if type(guild_id) is int else None
+    try:
+        if guild is None:
+            raise ValueError(f"guild id {guild_id!r} is not an integer")
+        if message_id is not None and type(message_id) is not int:
+            raise ValueError(f"message id {message_id!r} is not an integer")
+        if not isinstance(updated_at, int | float):
+            raise ValueError(f"updated_at {updated_at!r} is not a number")
+        rules = _json_object(rules_raw, "rules")
+        state = _json_object(state_raw, "state")
+    except ValueError as exc:
+        return BrokenTable(channel_id=channel_id, guild_id=guild, error=str(exc))
+    return LiveTable(
+        channel_id=channel_id,
+        guild_id=guild,
+        message_id=message_id,
+        rules=rules,
+        state=state,
+        updated_at=float(updated_at),
+    )
+
+
+def _json_object(raw: Any, what: str) -> dict[str, Any]:
+    if not isinstance(raw, bytes):
+        raise ValueError(f"{what} is missing")
+    try:
+        value = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{what} is not UTF-8 text: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{what} is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise ValueError(f"{what} is nested too deeply to read") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"{what} is JSON {type(value).__name__}, not an object")
+    return value
+
+
+def _log_orphan(what: str, task: asyncio.Task[Any]) -> None:
+    if task.cancelled():
+        log.error("%s was cancelled before it finished", what)
+    elif (exc := task.exception()) is not None:
+        log.error("%s failed after its caller stopped waiting: %s", what, exc)
+
+
+async def _configure(conn: aiosqlite.Connection, path: Path) -> None:
+    """Per-connection settings; each is checked, since SQLite ignores what it cannot do."""
+    await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+    rows = list(await conn.execute_fetchall("PRAGMA journal_mode = WAL"))
+    if str(rows[0][0]).lower() != "wal":
+        raise StorageError(
+            f"cannot use WAL mode on {path} (journal mode stays {rows[0][0]!r}); "
+            "is it on a network file system?"
+        )
+    # FULL: in WAL mode, fsync the log at every commit, so a saved action or a
+    # recorded score survives a power cut, not only a crash of the process.
+    await conn.execute("PRAGMA synchronous = FULL")
+    await conn.execute("PRAGMA foreign_keys = ON")
+    rows = list(await conn.execute_fetchall("PRAGMA foreign_keys"))
+    if rows[0][0] != 1:
+        raise StorageError(f"this SQLite build cannot enforce foreign keys on {path}")
+
+
+@asynccontextmanager
+async def _transaction(conn: aiosqlite.Connection) -> AsyncIterator[None]:
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on any error.
+
+    IMMEDIATE takes the write lock up front, so a transaction cannot fail
+    half-way with "database is locked" after it has read what it acts on.
+    """
+    await conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        await conn.execute("COMMIT")
+    except BaseException:
+        try:
+            if conn.in_transaction:
+                await conn.execute("ROLLBACK")
+        except Exception:  # the first error is the one to report
+            log.debug("rollback after a failed transaction also failed", exc_info=True)
+        raise
