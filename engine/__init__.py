@@ -1,0 +1,101 @@
+"""The rules of basic Rummy, pure Python: no Discord, no database, no I/O.
+
+Everything the bot, the database layer and the tests need is re-exported here.
+``engine.replay`` and ``engine.bench`` are command-line tools and are not imported.
+"""
+
+from engine.actions import (
+    Action,
+    Discard,
+    DrawStock,
+    LayOff,
+    MeldCards,
+    TakeDiscard,
+    action_from_dict,
+    action_to_dict,
+    describe_action,
+)
+from engine.cards import (
+    Card,
+    Suit,
+    format_cards,
+    full_deck,
+    parse_cards,
+    sort_by_rank,
+    sort_by_suit,
+)
+from engine.errors import (
+    HandOverError,
+    IllegalMoveError,
+    InvalidStateError,
+    NotSeatedError,
+    NotYourTurnError,
+    RummyError,
+)
+from engine.hand import (
+    CARDS_DEALT,
+    MAX_RESHUFFLES,
+    MAX_TURNS,
+    Event,
+    Hand,
+    HandOutcome,
+    Phase,
+    TableMeld,
+    Termination,
+    hand_points,
+    lowest_count_scores,
+)
+from engine.match import Match, MatchOutcome
+from engine.melds import Meld, MeldKind, extend_meld, fits_meld, make_meld
+from engine.rules import AceRule, EmptyStock, GoOut, HouseRules, MeldsPerTurn, RummyBonus
+from engine.view import HandView
+
+__all__ = [
+    "CARDS_DEALT",
+    "MAX_RESHUFFLES",
+    "MAX_TURNS",
+    "AceRule",
+    "Action",
+    "Card",
+    "Discard",
+    "DrawStock",
+    "EmptyStock",
+    "Event",
+    "GoOut",
+    "Hand",
+    "HandOutcome",
+    "HandOverError",
+    "HandView",
+    "HouseRules",
+    "IllegalMoveError",
+    "InvalidStateError",
+    "LayOff",
+    "Match",
+    "MatchOutcome",
+    "Meld",
+    "MeldCards",
+    "MeldKind",
+    "MeldsPerTurn",
+    "NotSeatedError",
+    "NotYourTurnError",
+    "Phase",
+    "RummyBonus",
+    "RummyError",
+    "Suit",
+    "TableMeld",
+    "TakeDiscard",
+    "Termination",
+    "action_from_dict",
+    "action_to_dict",
+    "describe_action",
+    "extend_meld",
+    "fits_meld",
+    "format_cards",
+    "full_deck",
+    "hand_points",
+    "lowest_count_scores",
+    "make_meld",
+    "parse_cards",
+    "sort_by_rank",
+    "sort_by_suit",
+]

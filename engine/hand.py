@@ -1,0 +1,1170 @@
+"""One hand (deal, round) of basic Rummy as a state machine.
+
+The deal: 2 to 6 players get 10 cards each (2 players), 7 (3 or 4 players) or 6
+(5 or 6 players), one at a time starting left of the dealer; the next card starts
+the discard pile and the rest is the stock. The player left of the dealer starts
+and play goes clockwise (to the next index in ``players``).
+
+A turn: draw one card (the stock's top, or the discard pile's top), then put down
+melds (house rule ``melds_per_turn``: any number, or one), lay cards off onto any
+meld on the table (no limit), then discard one card. A card taken from the discard
+pile may not be discarded in the same turn, so a play that would leave the player
+holding only that card is refused. Emptying the hand ends it at once (house rule
+``go_out = discard_only``: only a discard may take the last card). Going out in one
+turn with nothing melded or laid off in an earlier turn is *rummy* (house rule
+``rummy_bonus = double`` doubles that hand's score).
+
+When the stock is empty, house rule ``empty_stock`` decides what a draw from it does:
+
+* ``turn_over``: drawing from the empty stock is how a player passes on the discard.
+  The first time, the whole discard pile, top card included, is turned face down
+  without shuffling (its bottom card becomes the top of the stock, the pile is left
+  empty) and the player draws from it. The second time, the hand ends with nobody out.
+* ``reshuffle``: the stock is rebuilt at the next draw from it, not when its last
+  card goes, so the next player may still take the discard instead. All of the pile
+  but its top card is shuffled by a ``random.Random`` seeded from the hand's seed and
+  the rebuild's number, so a hand replays exactly from its seed and actions. After
+  ``MAX_RESHUFFLES`` (3) rebuilds, or when the pile holds fewer than 2 cards, drawing
+  from the empty stock ends the hand with nobody out.
+
+Whatever the rules, players who only ever take the discard could go round for ever,
+so a hand also ends with nobody out after ``MAX_TURNS`` (500) completed turns.
+
+Scoring: whoever goes out scores the point value of every card left in the other
+hands (ace 1, or 15 under ``ace = high_or_low``; 2-10 face value; J Q K 10). When
+nobody went out, the lowest count in hand wins and scores the sum of how far each
+other count is above it; tied lowest players split that sum, rounded down.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum, StrEnum
+from itertools import combinations
+from typing import Any, TypeVar
+
+from engine.actions import Action, Discard, DrawStock, LayOff, MeldCards, TakeDiscard
+from engine.cards import SUIT_ORDER, Card, Suit, format_cards, full_deck, rank_key
+from engine.errors import (
+    HandOverError,
+    IllegalMoveError,
+    InvalidStateError,
+    NotSeatedError,
+    NotYourTurnError,
+    RummyError,
+)
+from engine.melds import Meld, MeldKind, extend_meld, make_meld
+from engine.rules import AceRule, EmptyStock, GoOut, HouseRules, MeldsPerTurn, RummyBonus
+from engine.view import HandView
+
+__all__ = [
+    "CARDS_DEALT",
+    "MAX_RESHUFFLES",
+    "MAX_TURNS",
+    "STATE_VERSION",
+    "Event",
+    "Hand",
+    "HandOutcome",
+    "Phase",
+    "TableMeld",
+    "Termination",
+    "hand_points",
+    "lay_off_options",
+    "lowest_count_scores",
+    "meld_options",
+]
+
+MAX_RESHUFFLES = 3
+"""Under ``empty_stock = reshuffle``: rebuilds of the stock allowed in one hand."""
+MAX_TURNS = 500
+"""Completed turns after which a hand ends with nobody out, under every rule."""
+STATE_VERSION = 1
+"""Format version written by ``to_dict``."""
+CARDS_DEALT: dict[int, int] = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
+"""Cards dealt to each player, by number of players."""
+
+
+class Phase(StrEnum):
+    """``draw``: the player to move must draw. ``play``: they have drawn and may meld or
+    lay off, and must discard to end the turn. ``over``: the hand is finished."""
+
+    DRAW = "draw"
+    PLAY = "play"
+    OVER = "over"
+
+
+class Termination(StrEnum):
+    """Why a hand ended."""
+
+    WENT_OUT = "went_out"
+    STOCK_EXHAUSTED = "stock_exhausted"
+    TURN_LIMIT = "turn_limit"
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeld:
+    """A meld on the table and, card by card, who put each card down.
+
+    ``owners[i]`` put down ``meld.cards[i]``: cards laid off are credited to the
+    player who laid them off, not to whoever started the meld.
+    """
+
+    meld: Meld
+    owners: tuple[str, ...]
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return self.meld.cards
+
+    @property
+    def kind(self) -> MeldKind:
+        return self.meld.kind
+
+    def cards_of(self, player: str) -> tuple[Card, ...]:
+        """The cards of this meld credited to ``player``."""
+        return tuple(c for c, o in zip(self.meld.cards, self.owners, strict=True) if o == player)
+
+
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    """How a hand ended and what each player scores for it.
+
+    ``scores`` has every player as a key (0 for all but the winners); ``remaining``
+    and ``counts`` give each player's cards left in hand and their point value.
+    """
+
+    went_out: str | None
+    winners: tuple[str, ...]
+    scores: dict[str, int]
+    rummy: bool
+    reason: Termination
+    remaining: dict[str, tuple[Card, ...]]
+    counts: dict[str, int]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "went_out": self.went_out,
+            "winners": list(self.winners),
+            "scores": dict(self.scores),
+            "rummy": self.rummy,
+            "reason": self.reason.value,
+            "remaining": {p: [str(c) for c in cards] for p, cards in self.remaining.items()},
+            "counts": dict(self.counts),
+        }
+
+    @classmethod
+    def from_dict(
+        cls, data: Mapping[str, Any], players: Sequence[str], rules: HouseRules
+    ) -> HandOutcome:
+        """Read an outcome back, checking it against the scoring rules.
+
+        Winners, scores and counts must be exactly what the remaining cards give, so a
+        corrupted record raises ``InvalidStateError`` instead of paying wrong points.
+        """
+        _keys(data, _OUTCOME_KEYS, "outcome")
+        went_out = data["went_out"]
+        if went_out is not None:
+            went_out = _player(went_out, players, "outcome.went_out")
+        rummy = data["rummy"]
+        if not isinstance(rummy, bool):
+            raise InvalidStateError("outcome.rummy must be true or false")
+        reason = _enum(Termination, data["reason"], "outcome.reason")
+        remaining_data = _obj(data["remaining"], "outcome.remaining")
+        if set(remaining_data) != set(players):
+            raise InvalidStateError("outcome.remaining must list every player")
+        remaining = {p: _cards(remaining_data[p], f"outcome.remaining.{p}") for p in players}
+        if (went_out is None) != (reason is not Termination.WENT_OUT):
+            raise InvalidStateError("outcome.went_out does not match outcome.reason")
+        if went_out is None and rummy:
+            raise InvalidStateError("outcome.rummy needs somebody to have gone out")
+        if went_out is not None and remaining[went_out]:
+            raise InvalidStateError("outcome: the player who went out still holds cards")
+        expected = _score(players, rules, remaining, went_out, rummy, reason)
+        parsed = {
+            "winners": data["winners"],
+            "scores": data["scores"],
+            "counts": data["counts"],
+        }
+        wanted = expected.to_dict()
+        for key, value in parsed.items():
+            if value != wanted[key]:
+                raise InvalidStateError(f"outcome.{key} does not match the cards left in hand")
+        return expected
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, for the table's log and the computer players' memory.
+
+    ``kind`` is one of: deal, draw_stock, take_discard, meld, lay_off, discard,
+    reshuffle, turn_over, went_out, hand_over. ``cards`` only ever holds public cards:
+    a card drawn from the stock is secret and never appears here. ``meld`` is the meld
+    index for meld and lay_off events.
+    """
+
+    kind: str
+    player: str | None
+    cards: tuple[Card, ...] = ()
+    meld: int | None = None
+
+
+def hand_points(cards: Iterable[Card], rules: HouseRules) -> int:
+    """Point value of cards left in a hand (house rule ``ace``: an ace is 1 or 15)."""
+    return sum(card.points(rules) for card in cards)
+
+
+def lowest_count_scores(counts: Mapping[str, int]) -> tuple[tuple[str, ...], dict[str, int]]:
+    """Scoring when nobody went out: the lowest count in hand wins the hand.
+
+    The winner scores the sum, over every other player, of how much higher their count
+    is. Players tied for lowest split that sum equally, rounded down. With counts
+    6, 15, 7 and 21 the 6 wins 9 + 1 + 15 = 25. Returns (winners in seat order, scores).
+    """
+    low = min(counts.values())
+    winners = tuple(p for p, count in counts.items() if count == low)
+    pot = sum(count - low for count in counts.values())
+    share = pot // len(winners)
+    return winners, {p: share if p in winners else 0 for p in counts}
+
+
+def _score(
+    players: Sequence[str],
+    rules: HouseRules,
+    remaining: Mapping[str, Sequence[Card]],
+    went_out: str | None,
+    rummy: bool,
+    reason: Termination,
+) -> HandOutcome:
+    """The outcome of a finished hand (house rules ``ace`` and ``rummy_bonus``).
+
+    Whoever went out scores every other player's count, doubled for rummy under
+    ``rummy_bonus = double``; otherwise ``lowest_count_scores`` decides.
+    """
+    counts = {p: hand_points(remaining[p], rules) for p in players}
+    if went_out is not None:
+        total = sum(counts[p] for p in players if p != went_out)
+        if rummy and rules.rummy_bonus is RummyBonus.DOUBLE:
+            total *= 2
+        winners: tuple[str, ...] = (went_out,)
+        scores = {p: total if p == went_out else 0 for p in players}
+    else:
+        winners, scores = lowest_count_scores(counts)
+    return HandOutcome(
+        went_out=went_out,
+        winners=winners,
+        scores=scores,
+        rummy=rummy,
+        reason=reason,
+        remaining={p: tuple(remaining[p]) for p in players},
+        counts=counts,
+    )
+
+
+def _check_players(players: Sequence[str]) -> tuple[str, ...]:
+    if isinstance(players, str):
+        raise RummyError("players must be a list of player ids")
+    seats = tuple(players)
+    if not 2 <= len(seats) <= 6:
+        raise RummyError("Rummy is played by 2 to 6 players")
+    for p in seats:
+        if not isinstance(p, str) or not p:
+            raise RummyError("every player id must be a non-empty string")
+    if len(set(seats)) != len(seats):
+        raise RummyError("a player cannot take two seats")
+    return seats
+
+
+def _check_seed(seed: object) -> int:
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise RummyError("the seed must be a whole number")
+    return seed
+
+
+# --- move generation ---------------------------------------------------------------
+def _by_suit(hand: Sequence[Card]) -> dict[Suit, dict[int, Card]]:
+    table: dict[Suit, dict[int, Card]] = {}
+    for card in hand:
+        table.setdefault(card.suit, {})[card.rank] = card
+    return table
+
+
+def meld_options(hand: Sequence[Card], rules: HouseRules) -> list[tuple[Card, ...]]:
+    """Every group of cards in ``hand`` that is a valid new meld, each in table order.
+
+    Sets: every 3 cards of a rank, and all 4. Runs: every stretch of 3 or more
+    consecutive cards of a suit; under house rule ``ace = high_or_low`` the ace also
+    counts after the king (never both ends at once: K-A-2 is no run).
+    """
+    options: list[tuple[Card, ...]] = []
+    by_rank: dict[int, list[Card]] = {}
+    for card in sorted(hand, key=rank_key):
+        by_rank.setdefault(card.rank, []).append(card)
+    for group in by_rank.values():
+        if len(group) >= 3:
+            options.extend(combinations(group, 3))
+            if len(group) == 4:
+                options.append(tuple(group))
+    ace_high = rules.ace is AceRule.HIGH_OR_LOW
+    by_suit = _by_suit(hand)
+    for suit in SUIT_ORDER:
+        held = by_suit.get(suit)
+        if held is None or len(held) < 3:
+            continue
+        values = sorted(held)
+        if ace_high and 1 in held:
+            values.append(14)
+        block: list[int] = []
+        for value in [*values, 99]:
+            if block and value == block[-1] + 1:
+                block.append(value)
+                continue
+            for i in range(len(block) - 2):
+                for j in range(i + 3, len(block) + 1):
+                    if block[i] == 1 and block[j - 1] == 14:
+                        continue  # the same ace at both ends
+                    if block[j - 1] == 14 and j - i == 13:
+                        continue  # all 13 cards: already listed with the ace low
+                    options.append(tuple(held[v if v <= 13 else 1] for v in block[i:j]))
+            block = [value]
+    return options
+
+
+def lay_off_options(
+    hand: Sequence[Card], melds: Sequence[Meld], rules: HouseRules
+) -> list[tuple[tuple[Card, ...], int]]:
+    """Every (cards, meld index) lay-off the rules allow from ``hand``.
+
+    A set of 3 takes its 4th card. A run takes a stretch of cards continuing it below,
+    above, or both at once; the ace may follow the king only under house rule
+    ``ace = high_or_low``. Cards are listed in run order.
+    """
+    options: list[tuple[tuple[Card, ...], int]] = []
+    by_suit = _by_suit(hand)
+    top = 14 if rules.ace is AceRule.HIGH_OR_LOW else 13
+    for index, meld in enumerate(melds):
+        first = meld.cards[0]
+        if meld.kind is MeldKind.SET:
+            if len(meld.cards) < 4:
+                for suit in SUIT_ORDER:
+                    card = by_suit.get(suit, {}).get(first.rank)
+                    if card is not None:
+                        options.append(((card,), index))
+            continue
+        held = by_suit.get(first.suit)
+        if not held:
+            continue
+        low_end = first.rank
+        high_end = 14 if meld.ace_high else meld.cards[-1].rank
+        below: list[Card] = []
+        value = low_end - 1
+        while value >= 1 and value in held:
+            below.append(held[value])
+            value -= 1
+        above: list[Card] = []
+        value = high_end + 1
+        while value <= top and (value if value <= 13 else 1) in held:
+            above.append(held[value if value <= 13 else 1])
+            value += 1
+        seen: set[frozenset[Card]] = set()
+        for a in range(len(below) + 1):
+            for b in range(len(above) + 1):
+                if a == 0 and b == 0:
+                    continue
+                cards = (*reversed(below[:a]), *above[:b])
+                key = frozenset(cards)
+                # The ace can end both chains (a run from 2 to K); it is still one card.
+                if len(key) != len(cards) or key in seen:
+                    continue
+                seen.add(key)
+                options.append((cards, index))
+    return options
+
+
+# --- saved-state checks --------------------------------------------------------------
+_HAND_KEYS = frozenset(
+    {
+        "version",
+        "players",
+        "rules",
+        "dealer",
+        "seed",
+        "hands",
+        "stock",
+        "discard",
+        "melds",
+        "turn",
+        "phase",
+        "taken",
+        "melds_this_turn",
+        "played_this_turn",
+        "played",
+        "exhaustions",
+        "turns",
+        "outcome",
+    }
+)
+_OUTCOME_KEYS = frozenset(
+    {"went_out", "winners", "scores", "rummy", "reason", "remaining", "counts"}
+)
+
+
+def _obj(value: object, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise InvalidStateError(f"{where} must be an object")
+    return value
+
+
+def _keys(data: object, expected: frozenset[str], where: str) -> None:
+    mapping = _obj(data, where)
+    unknown = sorted(set(mapping) - expected)
+    if unknown:
+        raise InvalidStateError(f"unknown key {unknown[0]!r} in {where}")
+    missing = sorted(expected - set(mapping))
+    if missing:
+        raise InvalidStateError(f"{where} is missing {missing[0]!r}")
+
+
+def _int(value: object, where: str, low: int | None = None, high: int | None = None) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InvalidStateError(f"{where} must be a whole number")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise InvalidStateError(f"{where} is out of range")
+    return value
+
+
+def _player(value: object, players: Sequence[str], where: str) -> str:
+    if not isinstance(value, str) or value not in players:
+        raise InvalidStateError(f"{where}: {value!r} is not a player of this hand")
+    return value
+
+
+def _card(value: object, where: str) -> Card:
+    try:
+        return Card.parse(value)  # type: ignore[arg-type]  # parse rejects non-strings itself
+    except RummyError as exc:
+        raise InvalidStateError(f"{where}: {exc}") from None
+
+
+def _cards(value: object, where: str) -> list[Card]:
+    if not isinstance(value, list):
+        raise InvalidStateError(f"{where} must be a list of card codes")
+    return [_card(item, where) for item in value]
+
+
+_E = TypeVar("_E", bound=Enum)
+
+
+def _enum(kind: type[_E], value: object, where: str) -> _E:
+    for member in kind:
+        if member.value == value:
+            return member
+    raise InvalidStateError(f"{where}: {value!r} is not a valid value")
+
+
+class Hand:
+    """One hand of Rummy: the deal, the turns, and the outcome.
+
+    Build one with ``deal`` (a seeded shuffle), ``from_position`` (a laid-out position
+    for puzzles and replays) or ``from_dict`` (saved state). ``apply`` is the only
+    way to change it: it checks the whole move first and either performs it or raises
+    an ``IllegalMoveError`` (or subclass) having changed nothing.
+    """
+
+    __slots__ = (
+        "_dealer",
+        "_discard",
+        "_exhaustions",
+        "_hands",
+        "_melds",
+        "_melds_this_turn",
+        "_outcome",
+        "_phase",
+        "_played",
+        "_played_this_turn",
+        "_players",
+        "_rules",
+        "_seed",
+        "_stock",
+        "_taken",
+        "_turn",
+        "_turns",
+    )
+
+    def __init__(
+        self,
+        *,
+        players: tuple[str, ...],
+        rules: HouseRules,
+        dealer: int,
+        seed: int,
+        hands: dict[str, list[Card]],
+        stock: list[Card],
+        discard: list[Card],
+        first: int,
+    ) -> None:
+        """Low-level constructor; use ``deal``, ``from_position`` or ``from_dict``."""
+        self._players = players
+        self._rules = rules
+        self._dealer = dealer
+        self._seed = seed
+        self._hands = {p: sorted(hands[p], key=rank_key) for p in players}
+        self._stock = stock  # top card first
+        self._discard = discard  # bottom card first
+        self._melds: list[TableMeld] = []
+        self._turn = first
+        self._phase = Phase.DRAW
+        self._taken: Card | None = None
+        self._melds_this_turn = 0
+        self._played_this_turn = False
+        self._played: set[str] = set()  # melded or laid off in an earlier turn
+        self._exhaustions = 0
+        self._turns = 0
+        self._outcome: HandOutcome | None = None
+
+    # --- construction ----------------------------------------------------------------
+    @classmethod
+    def deal(cls, players: Sequence[str], rules: HouseRules, dealer: int, seed: int) -> Hand:
+        """Shuffle with ``random.Random(seed)`` and deal a new hand.
+
+        10 cards each with 2 players, 7 with 3 or 4, 6 with 5 or 6, one at a time from
+        the dealer's left; the next card starts the discard pile and the player left of
+        the dealer (index ``dealer + 1``) moves first.
+        """
+        seats = _check_players(players)
+        seed = _check_seed(seed)
+        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < len(seats):
+            raise RummyError("the dealer must be the index of one of the players")
+        deck = full_deck()
+        random.Random(seed).shuffle(deck)
+        hands: dict[str, list[Card]] = {p: [] for p in seats}
+        position = 0
+        for _ in range(CARDS_DEALT[len(seats)]):
+            for offset in range(1, len(seats) + 1):
+                hands[seats[(dealer + offset) % len(seats)]].append(deck[position])
+                position += 1
+        return cls(
+            players=seats,
+            rules=rules,
+            dealer=dealer,
+            seed=seed,
+            hands=hands,
+            stock=deck[position + 1 :],
+            discard=[deck[position]],
+            first=(dealer + 1) % len(seats),
+        )
+
+    @classmethod
+    def from_position(
+        cls,
+        players: Sequence[str],
+        rules: HouseRules,
+        hands: Mapping[str, Sequence[Card]],
+        stock: Sequence[Card],
+        discard: Sequence[Card],
+        first: str,
+        seed: int,
+    ) -> Hand:
+        """A hand laid out card by card, for puzzles, tests and the replay tool.
+
+        Hands may be of any size and the 52 cards need not all be present, but no card
+        may be in two places and every player needs a hand. ``stock`` lists its top card
+        first, ``discard`` its bottom card first. ``first`` moves first, so the dealer is
+        the seat before. ``seed`` drives any reshuffle. Raises ``RummyError``.
+        """
+        seats = _check_players(players)
+        seed = _check_seed(seed)
+        for player in hands:
+            if player not in seats:
+                raise RummyError(f"unknown player {player!r} in hands")
+        for player in seats:
+            if player not in hands:
+                raise RummyError(f"no hand given for player {player!r}")
+        if first not in seats:
+            raise RummyError(f"unknown player {first!r} to move first")
+        seen: set[Card] = set()
+        places = [(f"{p}'s hand", hands[p]) for p in seats]
+        places += [("the stock", stock), ("the discard pile", discard)]
+        for place, cards in places:
+            for card in cards:
+                if not isinstance(card, Card):
+                    raise RummyError(f"{card!r} in {place} is not a card")
+                if card in seen:
+                    raise RummyError(f"{card} is in two places")
+                seen.add(card)
+        index = seats.index(first)
+        return cls(
+            players=seats,
+            rules=rules,
+            dealer=(index - 1) % len(seats),
+            seed=seed,
+            hands={p: list(hands[p]) for p in seats},
+            stock=list(stock),
+            discard=list(discard),
+            first=index,
+        )
+
+    def copy(self) -> Hand:
+        """An independent copy (for look-ahead by computer players and for tests)."""
+        other = Hand.__new__(Hand)
+        for name in Hand.__slots__:
+            setattr(other, name, getattr(self, name))
+        other._hands = {p: list(cards) for p, cards in self._hands.items()}
+        other._stock = list(self._stock)
+        other._discard = list(self._discard)
+        other._melds = list(self._melds)
+        other._played = set(self._played)
+        return other
+
+    # --- read-only state -------------------------------------------------------------
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Seating order, clockwise."""
+        return self._players
+
+    @property
+    def rules(self) -> HouseRules:
+        return self._rules
+
+    @property
+    def dealer(self) -> int:
+        """Index of the dealer in ``players``."""
+        return self._dealer
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    @property
+    def turn(self) -> str | None:
+        """Whose turn it is; ``None`` once the hand is over."""
+        return None if self._phase is Phase.OVER else self._players[self._turn]
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def stock_size(self) -> int:
+        return len(self._stock)
+
+    @property
+    def discard_top(self) -> Card | None:
+        return self._discard[-1] if self._discard else None
+
+    @property
+    def discard_pile(self) -> tuple[Card, ...]:
+        """The discard pile, bottom card first (all of it was played face up)."""
+        return tuple(self._discard)
+
+    @property
+    def melds(self) -> tuple[TableMeld, ...]:
+        """Melds in the order they were put on the table (lay-off indexes refer to it)."""
+        return tuple(self._melds)
+
+    @property
+    def outcome(self) -> HandOutcome | None:
+        return self._outcome
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase is Phase.OVER
+
+    @property
+    def taken_discard(self) -> Card | None:
+        """The card the player to move took from the discard pile this turn, if any."""
+        return self._taken
+
+    @property
+    def melded_this_turn(self) -> int:
+        return self._melds_this_turn
+
+    @property
+    def stock_exhaustions(self) -> int:
+        """Reshuffles or turn-overs of the discard pile so far."""
+        return self._exhaustions
+
+    @property
+    def turns_played(self) -> int:
+        """Completed turns (each ended by a discard) so far."""
+        return self._turns
+
+    def hand_of(self, player: str) -> tuple[Card, ...]:
+        """The player's cards, sorted by rank (ace low) then suit."""
+        self._seat(player)
+        return tuple(self._hands[player])
+
+    def card_counts(self) -> dict[str, int]:
+        """How many cards each player holds, in seat order."""
+        return {p: len(self._hands[p]) for p in self._players}
+
+    def has_melded(self, player: str) -> bool:
+        """Whether ``player`` melded or laid off in an earlier turn (no rummy possible)."""
+        self._seat(player)
+        return player in self._played
+
+    def _seat(self, player: str) -> None:
+        if player not in self._hands:
+            raise NotSeatedError("You are not playing in this hand")
+
+    # --- legal moves -----------------------------------------------------------------
+    def legal_actions(self, player: str) -> list[Action]:
+        """Everything ``player`` may do now; empty when it is not their turn or it is over.
+
+        Before drawing: draw from the stock (always possible: at worst it ends the hand)
+        or take the discard (when there is one and the player holds another card to
+        discard later). After drawing: every valid new meld (house rule
+        ``melds_per_turn``), every lay-off of one or more cards onto each meld, and every
+        discard except the card just taken from the pile. A meld or lay-off is left out
+        if it would leave only the card that may not be discarded, or, under house rule
+        ``go_out = discard_only``, no card at all.
+        """
+        if self._phase is Phase.OVER or player != self._players[self._turn]:
+            return []
+        hand = self._hands[player]
+        if self._phase is Phase.DRAW:
+            actions: list[Action] = [DrawStock()]
+            if self._discard and hand:
+                actions.append(TakeDiscard())
+            return actions
+        actions = []
+        if not (self._rules.melds_per_turn is MeldsPerTurn.ONE and self._melds_this_turn >= 1):
+            actions.extend(
+                MeldCards(cards)
+                for cards in meld_options(hand, self._rules)
+                if self._leaves_a_way_out(len(hand), cards)
+            )
+        actions.extend(
+            LayOff(cards, index)
+            for cards, index in lay_off_options(hand, [m.meld for m in self._melds], self._rules)
+            if self._leaves_a_way_out(len(hand), cards)
+        )
+        actions.extend(Discard(card) for card in hand if card != self._taken)
+        return actions
+
+    def _leaves_a_way_out(self, held: int, removed: Sequence[Card]) -> bool:
+        left = held - len(removed)
+        if left == 0:
+            return self._rules.go_out is GoOut.ANY
+        return not (left == 1 and self._taken is not None and self._taken not in removed)
+
+    # --- moves -----------------------------------------------------------------------
+    def apply(self, player: str, action: Action) -> list[Event]:
+        """Perform ``player``'s move and return what happened.
+
+        Everything is checked before anything changes, so on an error (a subclass of
+        ``IllegalMoveError`` with a message for the player) the hand is untouched.
+        """
+        if self._phase is Phase.OVER:
+            raise HandOverError("This hand is over")
+        if player not in self._hands:
+            raise NotSeatedError("You are not playing in this hand")
+        if player != self._players[self._turn]:
+            raise NotYourTurnError("It is not your turn")
+        match action:
+            case DrawStock():
+                return self._draw_stock(player)
+            case TakeDiscard():
+                return self._take_discard(player)
+            case MeldCards(cards=cards):
+                return self._meld(player, tuple(cards))
+            case LayOff(cards=cards, meld=index):
+                return self._lay_off(player, tuple(cards), index)
+            case Discard(card=card):
+                return self._discard_card(player, card)
+        raise IllegalMoveError("That is not a move in Rummy")
+
+    def _draw_stock(self, player: str) -> list[Event]:
+        """Draw the stock's top card, first rebuilding an empty stock (house rule
+        ``empty_stock``) or ending the hand when it may not be rebuilt any more."""
+        if self._phase is not Phase.DRAW:
+            raise IllegalMoveError("You have already drawn this turn")
+        events: list[Event] = []
+        if not self._stock:
+            if self._rules.empty_stock is EmptyStock.TURN_OVER:
+                if self._exhaustions >= 1 or not self._discard:
+                    return self._end_with_nobody_out(Termination.STOCK_EXHAUSTED)
+                # Turned face down as a block: the first card discarded is now on top.
+                self._stock = self._discard
+                self._discard = []
+                self._exhaustions += 1
+                events.append(Event("turn_over", player))
+            else:
+                if self._exhaustions >= MAX_RESHUFFLES or len(self._discard) < 2:
+                    return self._end_with_nobody_out(Termination.STOCK_EXHAUSTED)
+                self._exhaustions += 1
+                cards = self._discard[:-1]
+                # A fresh generator per rebuild, seeded from the hand's seed: replayable,
+                # and nothing about a generator's internal state has to be saved.
+                random.Random(f"rummy-reshuffle:{self._seed}:{self._exhaustions}").shuffle(cards)
+                self._stock = cards
+                self._discard = self._discard[-1:]
+                events.append(Event("reshuffle", player))
+        card = self._stock.pop(0)
+        insort(self._hands[player], card, key=rank_key)
+        self._phase = Phase.PLAY
+        events.append(Event("draw_stock", player))
+        return events
+
+    def _take_discard(self, player: str) -> list[Event]:
+        """Take the discard pile's top card; it may not be discarded this turn."""
+        if self._phase is not Phase.DRAW:
+            raise IllegalMoveError("You have already drawn this turn")
+        if not self._discard:
+            raise IllegalMoveError("The discard pile is empty: draw from the stock")
+        card = self._discard[-1]
+        if not self._hands[player]:
+            raise IllegalMoveError(
+                f"You cannot take {card.display}: you would have no other card to discard"
+            )
+        self._discard.pop()
+        insort(self._hands[player], card, key=rank_key)
+        self._taken = card
+        self._phase = Phase.PLAY
+        return [Event("take_discard", player, (card,))]
+
+    def _check_play(self, player: str, cards: tuple[Card, ...], verb: str) -> None:
+        """Checks shared by melds and lay-offs: drawn first, cards held, a way out left.
+
+        The last two rules: the player must keep a card they may discard (not the one
+        taken from the pile this turn), and under house rule ``go_out = discard_only``
+        they must keep at least one card.
+        """
+        if self._phase is not Phase.PLAY:
+            raise IllegalMoveError(f"You must draw before you {verb}")
+        hand = self._hands[player]
+        seen: set[Card] = set()
+        for card in cards:
+            if not isinstance(card, Card):
+                raise IllegalMoveError(f"{card!r} is not a card")
+            if card in seen:
+                raise IllegalMoveError(f"You named {card.display} twice")
+            seen.add(card)
+        missing = [card for card in cards if card not in hand]
+        if missing:
+            raise IllegalMoveError(f"You don't hold {format_cards(missing)}")
+
+    def _check_way_out(self, player: str, cards: tuple[Card, ...]) -> None:
+        left = len(self._hands[player]) - len(cards)
+        if left == 0 and self._rules.go_out is GoOut.DISCARD_ONLY:
+            raise IllegalMoveError("At this table you must go out by discarding: keep a card")
+        if left == 1 and self._taken is not None and self._taken not in cards:
+            raise IllegalMoveError(
+                f"That would leave you holding only {self._taken.display}, which you took"
+                " from the discard pile this turn and may not discard"
+            )
+
+    def _release_taken(self, played: tuple[Card, ...]) -> None:
+        # The ban only concerns discarding the taken card; once it is on the table there
+        # is nothing left to forbid.
+        if self._taken in played:
+            self._taken = None
+
+    def _meld(self, player: str, cards: tuple[Card, ...]) -> list[Event]:
+        """Put down a new set or run (house rules ``melds_per_turn``, ``ace``, ``go_out``)."""
+        if (
+            self._phase is Phase.PLAY
+            and self._rules.melds_per_turn is MeldsPerTurn.ONE
+            and self._melds_this_turn >= 1
+        ):
+            raise IllegalMoveError("Only one meld per turn at this table")
+        self._check_play(player, cards, "meld")
+        meld = make_meld(cards, self._rules)
+        self._check_way_out(player, cards)
+        hand = self._hands[player]
+        for card in cards:
+            hand.remove(card)
+        self._melds.append(TableMeld(meld, (player,) * len(meld.cards)))
+        self._release_taken(cards)
+        self._melds_this_turn += 1
+        self._played_this_turn = True
+        events = [Event("meld", player, meld.cards, len(self._melds) - 1)]
+        if not hand:
+            events += self._go_out(player)
+        return events
+
+    def _lay_off(self, player: str, cards: tuple[Card, ...], index: int) -> list[Event]:
+        """Add cards to any meld on the table; they count as the player's (house rules
+        ``ace`` and ``go_out``)."""
+        if self._phase is not Phase.PLAY:
+            raise IllegalMoveError("You must draw before you lay off")
+        if (
+            not isinstance(index, int)
+            or isinstance(index, bool)
+            or not 0 <= index < len(self._melds)
+        ):
+            raise IllegalMoveError(f"There is no meld {index} on the table")
+        if not cards:
+            raise IllegalMoveError("Choose at least one card to lay off")
+        self._check_play(player, cards, "lay off")
+        target = self._melds[index]
+        grown = extend_meld(target.meld, cards, self._rules)
+        self._check_way_out(player, cards)
+        hand = self._hands[player]
+        for card in cards:
+            hand.remove(card)
+        credit = dict(zip(target.meld.cards, target.owners, strict=True))
+        credit.update((card, player) for card in cards)
+        self._melds[index] = TableMeld(grown, tuple(credit[c] for c in grown.cards))
+        self._release_taken(cards)
+        self._played_this_turn = True
+        added = tuple(c for c in grown.cards if c in cards)
+        events = [Event("lay_off", player, added, index)]
+        if not hand:
+            events += self._go_out(player)
+        return events
+
+    def _discard_card(self, player: str, card: Card) -> list[Event]:
+        """Discard a card, ending the turn (or the hand, when it was the last card).
+
+        The card taken from the discard pile this turn may not go straight back.
+        """
+        if self._phase is not Phase.PLAY:
+            raise IllegalMoveError("You must draw before you discard")
+        hand = self._hands[player]
+        if not isinstance(card, Card) or card not in hand:
+            shown = card.display if isinstance(card, Card) else repr(card)
+            raise IllegalMoveError(f"You don't hold {shown}")
+        if card == self._taken:
+            raise IllegalMoveError(
+                f"You took {card.display} from the discard pile this turn: discard another card"
+            )
+        hand.remove(card)
+        self._discard.append(card)
+        events = [Event("discard", player, (card,))]
+        if not hand:
+            return events + self._go_out(player)
+        self._turns += 1
+        if self._turns >= MAX_TURNS:
+            return events + self._end_with_nobody_out(Termination.TURN_LIMIT)
+        self._end_turn()
+        self._turn = (self._turn + 1) % len(self._players)
+        return events
+
+    def _end_turn(self) -> None:
+        if self._played_this_turn:
+            self._played.add(self._players[self._turn])
+        self._phase = Phase.DRAW
+        self._taken = None
+        self._melds_this_turn = 0
+        self._played_this_turn = False
+
+    def _go_out(self, player: str) -> list[Event]:
+        """The player emptied their hand: score it, with rummy when they had melded and
+        laid off nothing before this turn (house rule ``rummy_bonus``)."""
+        rummy = player not in self._played
+        self._finish(
+            _score(self._players, self._rules, self._hands, player, rummy, Termination.WENT_OUT)
+        )
+        return [Event("went_out", player), Event("hand_over", None)]
+
+    def _end_with_nobody_out(self, reason: Termination) -> list[Event]:
+        self._finish(_score(self._players, self._rules, self._hands, None, False, reason))
+        return [Event("hand_over", None)]
+
+    def _finish(self, outcome: HandOutcome) -> None:
+        self._end_turn()
+        self._phase = Phase.OVER
+        self._outcome = outcome
+
+    # --- views -------------------------------------------------------------------------
+    def view_for(self, player: str | None) -> HandView:
+        """What ``player`` may see now; ``None`` gives the spectator's view, with no hand.
+
+        Other players' cards are never in it, only how many they hold, until the hand
+        is over and the outcome shows every remaining card.
+        """
+        own = player is not None
+        if player is not None:
+            self._seat(player)
+        my_turn = own and self._phase is not Phase.OVER and player == self.turn
+        return HandView(
+            player=player,
+            hand=tuple(self._hands[player]) if player is not None else (),
+            players=self._players,
+            card_counts=self.card_counts(),
+            melds=tuple(self._melds),
+            discard_top=self.discard_top,
+            discard_pile=tuple(self._discard),
+            stock_size=len(self._stock),
+            turn=self.turn,
+            phase=self._phase,
+            dealer=self._players[self._dealer],
+            rules=self._rules,
+            may_not_discard=self._taken if my_turn else None,
+            melded_this_turn=self._melds_this_turn,
+            has_melded_this_hand=player in self._played if player is not None else False,
+            stock_exhaustions=self._exhaustions,
+            outcome=self._outcome,
+            legal=tuple(self.legal_actions(player)) if player is not None else (),
+        )
+
+    # --- saved state -----------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as plain JSON data; ``from_dict`` rebuilds an equal hand."""
+        return {
+            "version": STATE_VERSION,
+            "players": list(self._players),
+            "rules": self._rules.to_dict(),
+            "dealer": self._dealer,
+            "seed": self._seed,
+            "hands": {p: [str(c) for c in self._hands[p]] for p in self._players},
+            "stock": [str(c) for c in self._stock],
+            "discard": [str(c) for c in self._discard],
+            "melds": [
+                {
+                    "kind": m.meld.kind.value,
+                    "cards": [str(c) for c in m.meld.cards],
+                    "owners": list(m.owners),
+                }
+                for m in self._melds
+            ],
+            "turn": self.turn,
+            "phase": self._phase.value,
+            "taken": None if self._taken is None else str(self._taken),
+            "melds_this_turn": self._melds_this_turn,
+            "played_this_turn": self._played_this_turn,
+            "played": [p for p in self._players if p in self._played],
+            "exhaustions": self._exhaustions,
+            "turns": self._turns,
+            "outcome": None if self._outcome is None else self._outcome.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Hand:
+        """Rebuild a hand from ``to_dict`` data, checking it thoroughly.
+
+        Anything malformed or inconsistent (unknown cards, a card in two places, an
+        invalid meld, a turn state that cannot happen, a wrong score) raises
+        ``InvalidStateError``.
+        """
+        _keys(data, _HAND_KEYS, "hand")
+        if data["version"] != STATE_VERSION:
+            raise InvalidStateError(f"unsupported hand format version {data['version']!r}")
+        raw_players = data["players"]
+        if not isinstance(raw_players, list):
+            raise InvalidStateError("players must be a list")
+        try:
+            players = _check_players(raw_players)
+            rules = HouseRules.from_dict(_obj(data["rules"], "rules"))
+        except InvalidStateError:
+            raise
+        except RummyError as exc:
+            raise InvalidStateError(str(exc)) from None
+        dealer = _int(data["dealer"], "dealer", 0, len(players) - 1)
+        seed = _int(data["seed"], "seed")
+        hands_data = _obj(data["hands"], "hands")
+        if set(hands_data) != set(players):
+            raise InvalidStateError("hands must hold exactly one entry per player")
+        hands = {p: _cards(hands_data[p], f"hands.{p}") for p in players}
+        stock = _cards(data["stock"], "stock")
+        discard = _cards(data["discard"], "discard")
+        melds_data = data["melds"]
+        if not isinstance(melds_data, list):
+            raise InvalidStateError("melds must be a list")
+        melds: list[TableMeld] = []
+        for i, item in enumerate(melds_data):
+            where = f"melds[{i}]"
+            _keys(item, frozenset({"kind", "cards", "owners"}), where)
+            kind = _enum(MeldKind, item["kind"], f"{where}.kind")
+            cards = _cards(item["cards"], f"{where}.cards")
+            try:
+                meld = make_meld(cards, rules)
+            except RummyError as exc:
+                raise InvalidStateError(f"{where}: {exc}") from None
+            if meld != Meld(kind, tuple(cards)):
+                raise InvalidStateError(f"{where} is not a {kind.value} in table order")
+            owners = item["owners"]
+            if not isinstance(owners, list) or len(owners) != len(cards):
+                raise InvalidStateError(f"{where}.owners must name one player per card")
+            melds.append(
+                TableMeld(meld, tuple(_player(o, players, f"{where}.owners") for o in owners))
+            )
+        seen: set[Card] = set()
+        everywhere = [*stock, *discard, *(c for p in players for c in hands[p])]
+        everywhere += [c for m in melds for c in m.cards]
+        for card in everywhere:
+            if card in seen:
+                raise InvalidStateError(f"{card} is in two places")
+            seen.add(card)
+
+        phase = _enum(Phase, data["phase"], "phase")
+        turn_data = data["turn"]
+        taken_data = data["taken"]
+        taken = None if taken_data is None else _card(taken_data, "taken")
+        melds_this_turn = _int(data["melds_this_turn"], "melds_this_turn", 0)
+        played_this_turn = data["played_this_turn"]
+        if not isinstance(played_this_turn, bool):
+            raise InvalidStateError("played_this_turn must be true or false")
+        played_data = data["played"]
+        if not isinstance(played_data, list):
+            raise InvalidStateError("played must be a list of players")
+        played = {_player(p, players, "played") for p in played_data}
+        if played_data != [p for p in players if p in played]:
+            raise InvalidStateError("played must list players once each, in seat order")
+        bound = MAX_RESHUFFLES if rules.empty_stock is EmptyStock.RESHUFFLE else 1
+        exhaustions = _int(data["exhaustions"], "exhaustions", 0, bound)
+        turns = _int(data["turns"], "turns", 0, MAX_TURNS)
+
+        if phase is Phase.OVER:
+            if turn_data is not None or data["outcome"] is None:
+                raise InvalidStateError("a finished hand has an outcome and nobody to move")
+            turn = 0
+        else:
+            turn = players.index(_player(turn_data, players, "turn"))
+            if data["outcome"] is not None:
+                raise InvalidStateError("a hand still in play has no outcome")
+            if turns >= MAX_TURNS:
+                raise InvalidStateError("turns is at the limit but the hand is not over")
+        if phase is not Phase.PLAY and (taken is not None or melds_this_turn or played_this_turn):
+            raise InvalidStateError("only a player who has drawn can have taken or melded cards")
+        if melds_this_turn and not played_this_turn:
+            raise InvalidStateError("melds_this_turn and played_this_turn disagree")
+        if melds_this_turn > len(melds):
+            raise InvalidStateError("melds_this_turn is more than the melds on the table")
+        if rules.melds_per_turn is MeldsPerTurn.ONE and melds_this_turn > 1:
+            raise InvalidStateError("more than one meld this turn at a one-meld table")
+        if phase is Phase.PLAY:
+            mover = hands[players[turn]]
+            if not mover:
+                raise InvalidStateError("the player to move holds no card")
+            if taken is not None and (taken not in mover or mover == [taken]):
+                raise InvalidStateError("taken must be a card the player to move can keep")
+
+        hand = cls(
+            players=players,
+            rules=rules,
+            dealer=dealer,
+            seed=seed,
+            hands=hands,
+            stock=stock,
+            discard=discard,
+            first=turn,
+        )
+        hand._melds = melds
+        hand._phase = phase
+        hand._taken = taken
+        hand._melds_this_turn = melds_this_turn
+        hand._played_this_turn = played_this_turn
+        hand._played = played
+        hand._exhaustions = exhaustions
+        hand._turns = turns
+        if data["outcome"] is not None:
+            outcome = HandOutcome.from_dict(_obj(data["outcome"], "outcome"), players, rules)
+            if outcome.remaining != {p: tuple(hand._hands[p]) for p in players}:
+                raise InvalidStateError("outcome.remaining does not match the hands")
+            hand._outcome = outcome
+        return hand
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Hand):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: equal now, maybe not later
+
+    def __repr__(self) -> str:
+        state = "over" if self.is_over else f"{self.turn} to {self._phase.value}"
+        return f"<Hand {len(self._players)} players, {state}>"

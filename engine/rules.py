@@ -1,0 +1,218 @@
+"""House rules: every point where the rule texts disagree, as one frozen value.
+
+The defaults are the ones of RULES.md: ace low, unlimited melds per turn, going out
+any way, rummy doubles the score, the discard pile is reshuffled when the stock runs
+out, and the match is played to 100 points.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum, StrEnum
+from typing import Any, TypeVar
+
+from engine.errors import RummyError
+
+__all__ = [
+    "AceRule",
+    "EmptyStock",
+    "GoOut",
+    "HouseRules",
+    "MeldsPerTurn",
+    "RummyBonus",
+]
+
+
+class AceRule(StrEnum):
+    """``low``: the ace only goes below the 2. ``high_or_low``: it may also follow the king."""
+
+    LOW = "low"
+    HIGH_OR_LOW = "high_or_low"
+
+
+class MeldsPerTurn(StrEnum):
+    """How many new melds a player may put down in one turn (lay-offs are never limited)."""
+
+    UNLIMITED = "unlimited"
+    ONE = "one"
+
+
+class GoOut(StrEnum):
+    """``any``: the last card may go by meld, lay-off or discard. ``discard_only``: by discard."""
+
+    ANY = "any"
+    DISCARD_ONLY = "discard_only"
+
+
+class RummyBonus(StrEnum):
+    """Whether going out in one turn without earlier melds doubles the hand's score."""
+
+    DOUBLE = "double"
+    NONE = "none"
+
+
+class EmptyStock(StrEnum):
+    """What drawing from an empty stock does (see ``engine.hand`` for the exact bounds)."""
+
+    RESHUFFLE = "reshuffle"
+    TURN_OVER = "turn_over"
+
+
+_E = TypeVar("_E", bound=Enum)
+
+_ENUM_RULES: dict[str, type[Enum]] = {
+    "ace": AceRule,
+    "melds_per_turn": MeldsPerTurn,
+    "go_out": GoOut,
+    "rummy_bonus": RummyBonus,
+    "empty_stock": EmptyStock,
+}
+_INT_RULES: dict[str, tuple[int, int]] = {
+    "target": (1, 10000),
+    "hands": (1, 100),
+    "turn_timeout": (0, 3600),
+}
+RULE_KEYS: tuple[str, ...] = (*_ENUM_RULES, *_INT_RULES)
+
+
+def _enum_value(name: str, kind: type[_E], value: object) -> _E:
+    if isinstance(value, kind):
+        return value
+    for member in kind:
+        if member.value == value:
+            return member
+    choices = ", ".join(str(member.value) for member in kind)
+    raise RummyError(f"{name} must be one of: {choices}")
+
+
+def _check_int(name: str, value: object, optional: bool) -> None:
+    low, high = _INT_RULES[name]
+    if value is None and optional:
+        return
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise RummyError(f"{name} must be a whole number from {low} to {high}")
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRules:
+    """The house rules of one table, validated on construction.
+
+    A match ends either when a total reaches ``target`` or after ``hands`` hands:
+    exactly one of the two is set (pass ``target=None`` together with ``hands``).
+    ``turn_timeout`` is only stored here; the bot enforces it (0 means no timer).
+    """
+
+    ace: AceRule = AceRule.LOW
+    melds_per_turn: MeldsPerTurn = MeldsPerTurn.UNLIMITED
+    go_out: GoOut = GoOut.ANY
+    rummy_bonus: RummyBonus = RummyBonus.DOUBLE
+    empty_stock: EmptyStock = EmptyStock.RESHUFFLE
+    target: int | None = 100
+    hands: int | None = None
+    turn_timeout: int = 120
+
+    def __post_init__(self) -> None:
+        for name, kind in _ENUM_RULES.items():
+            # Accepting the plain string too keeps HouseRules(ace="low") from building a
+            # value that compares unequal to the real one.
+            object.__setattr__(self, name, _enum_value(name, kind, getattr(self, name)))
+        _check_int("target", self.target, optional=True)
+        _check_int("hands", self.hands, optional=True)
+        _check_int("turn_timeout", self.turn_timeout, optional=False)
+        if (self.target is None) == (self.hands is None):
+            raise RummyError(
+                "Choose either a target score or a number of hands for the match, not both"
+            )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready form; ``from_dict`` reads it back to an equal value."""
+        return {
+            "ace": self.ace.value,
+            "melds_per_turn": self.melds_per_turn.value,
+            "go_out": self.go_out.value,
+            "rummy_bonus": self.rummy_bonus.value,
+            "empty_stock": self.empty_stock.value,
+            "target": self.target,
+            "hands": self.hands,
+            "turn_timeout": self.turn_timeout,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> HouseRules:
+        """Read house rules; missing keys take their defaults.
+
+        Giving ``hands`` without ``target`` switches the match to a fixed number of hands.
+        An unknown key or a bad value raises ``RummyError`` with a message naming it.
+        """
+        if not isinstance(data, Mapping):
+            raise RummyError("house rules must be given as an object of name: value")
+        for key in data:
+            if key not in RULE_KEYS:
+                raise RummyError(f"unknown house rule {key!r}")
+        values: dict[str, Any] = {}
+        for name, kind in _ENUM_RULES.items():
+            if name in data:
+                values[name] = _enum_value(name, kind, data[name])
+        for name in _INT_RULES:
+            if name in data:
+                _check_int(name, data[name], optional=name != "turn_timeout")
+                values[name] = data[name]
+        if values.get("hands") is not None and "target" not in values:
+            values["target"] = None
+        return cls(**values)
+
+    def describe(self) -> list[str]:
+        """One plain-English line per house rule, for ``/rummy rules`` and the lobby."""
+        # Imported here: engine.hand depends on this module.
+        from engine.hand import MAX_RESHUFFLES, MAX_TURNS
+
+        lines: list[str] = []
+        if self.ace is AceRule.LOW:
+            lines.append(
+                "Aces are low: A-2-3 is a run, Q-K-A is not; an ace left in hand counts 1."
+            )
+        else:
+            lines.append(
+                "Aces are high or low: A-2-3 and Q-K-A are runs, K-A-2 is not;"
+                " an ace left in hand counts 15."
+            )
+        if self.melds_per_turn is MeldsPerTurn.UNLIMITED:
+            lines.append("Melds: put down as many as you like in a turn; lay-offs are unlimited.")
+        else:
+            lines.append("Melds: at most one new meld per turn; lay-offs are unlimited.")
+        if self.go_out is GoOut.ANY:
+            lines.append("Going out: your last card may go by meld, lay-off or discard.")
+        else:
+            lines.append("Going out: your last card must be discarded; keep one to throw away.")
+        if self.rummy_bonus is RummyBonus.DOUBLE:
+            lines.append(
+                "Rummy: going out in one turn, with nothing melded or laid off before,"
+                " doubles the hand's score."
+            )
+        else:
+            lines.append("Rummy: no bonus for going out in one turn.")
+        if self.empty_stock is EmptyStock.RESHUFFLE:
+            lines.append(
+                "Empty stock: the next draw from it shuffles the discard pile, all but its top"
+                f" card, into a new stock; after {MAX_RESHUFFLES} reshuffles, or with fewer than"
+                " 2 cards in the pile, drawing from the empty stock ends the hand with nobody out."
+            )
+        else:
+            lines.append(
+                "Empty stock: drawing from it turns the whole discard pile over, unshuffled, as"
+                " the new stock; the second time, drawing from it ends the hand with nobody out."
+            )
+        lines.append(
+            f"Every hand ends: after {MAX_TURNS} turns without anyone going out, the lowest"
+            " count in hand wins it."
+        )
+        if self.target is not None:
+            lines.append(f"Match: first to {self.target} points; tied leaders share the win.")
+        else:
+            lines.append(f"Match: {self.hands} hands; the highest total wins, ties share.")
+        if self.turn_timeout:
+            lines.append(f"Turn timer: {self.turn_timeout} seconds.")
+        else:
+            lines.append("Turn timer: off.")
+        return lines
