@@ -1,0 +1,166 @@
+"""fakediscord: a local Discord that speaks Discord's wire protocol, for end-to-end tests.
+
+The real, unmodified discord.py client logs in to it over HTTP and a websocket
+on 127.0.0.1 (a random free port), syncs its slash commands, and is then
+driven by test users ("actors") who type commands, click buttons and pick
+options the way people do in Discord's client. Nothing is mocked inside
+discord.py: what passes here went through discord.py's own HTTP, webhook and
+gateway code.
+
+Quick start (pytest; the fixtures live in ``tests/conftest.py``)
+------------------------------------------------------------------
+::
+
+    async def test_lobby(fake_discord, start_bot):
+        emu = fake_discord                                   # started, discord.py points at it
+        guild = emu.create_guild("Test Server")
+        channel = emu.create_text_channel(guild, "rummy")
+        alice = emu.create_user("alice", guild=guild)
+        bob = emu.create_user("bob", guild=guild, manage_messages=True)
+        await start_bot(RummyBot())                          # logs in, syncs, waits for on_ready
+
+        reply = await alice.slash(channel, "rummy start", target=50, ace="high_or_low")
+        assert reply.type == 4 and not reply.ephemeral
+        joined = await bob.click(reply.message, label="Join")
+        assert joined.type == 7 and joined.message is reply.message   # updated in place
+        assert str(bob.id) in reply.message.text()           # Messages are always current
+        hand = await alice.click(reply.message, custom_id="rummy:hand")
+        assert hand.ephemeral and hand.message in alice.visible_messages(channel)
+        await alice.select(hand.message, "cards", ["10H", "10S", "10D"])
+
+At teardown ``start_bot`` stops every bot and fails the test if a bot task
+crashed, discord.py logged an error (an exception in a command, view or
+event), or the emulator recorded a problem: an unknown route, a request body
+that violates Discord's OpenAPI description (named by route and first
+error), a 400 answer (e.g. content over 2000 characters), an interaction left
+unanswered for 3 s. Use ``start_bot(bot, fail_on_logged_errors=False)`` when
+errors are the point, and ``emu.take_problems()`` to claim expected problems.
+
+Without pytest: ``async with FakeDiscord() as emu:``, then
+``with point_discord_at(emu): runner = await run_client(emu, bot)`` and at the
+end ``problems = await runner.stop(); emu.check()``.
+
+The world
+---------
+``emu.create_guild(name, bot_permissions=...)`` -> ``Guild`` (the bot is a
+member; permissions default to @everyone's plus manage_messages).
+``emu.create_text_channel(guild, name)`` -> ``Channel``.
+``emu.create_user(name, guild=None, permissions=None, **flags)`` -> ``Actor``;
+with ``guild`` a member with @everyone's permissions plus ``permissions`` (an
+int or ``discord.Permissions``) and flags such as ``manage_guild=True``.
+``emu.add_member(actor, guild, ...)`` adds one to another server,
+``emu.set_permissions(channel, who, send_messages=False)`` writes a channel
+overwrite (``who``: an Actor, ``emu.bot_user``, or the Guild for @everyone).
+Changes after the bot is ready reach it as gateway events.
+
+Reading what people see: ``emu.messages(channel)`` (public messages, oldest
+first; ``include_ephemeral=True`` for all), ``emu.message(channel_or_id, id)``
+(any message, None once deleted), ``alice.visible_messages(channel)`` (public
+plus alice's ephemerals), ``alice.dms()``, ``emu.commands(guild=None)``.
+``await emu.wait_for(predicate, timeout=2.0)`` waits until ``predicate()`` is
+truthy (woken by every change, polled every 50 ms) and returns its value.
+
+A ``Message`` is the stored object, edited in place: ``.id, .channel_id,
+.guild_id, .author_id, .content, .embeds, .components, .flags, .ephemeral,
+.loading, .attachments, .file_data, .edits, .deleted`` and helpers
+``.buttons()`` (dicts: label, custom_id, disabled, style, emoji, url),
+``.button(label)``, ``.selects()``, ``.text()`` (content, embed text and text
+displays joined, for assertions).
+
+Actors
+------
+``await alice.slash(channel, "rummy start", **options)`` builds the
+interaction from the command the bot *synced*: subcommand groups and
+subcommands by name, option types from the registration (integers, numbers,
+booleans, strings, choices by value or name, bounds; user options take an
+Actor and fill ``data.resolved``; channel options a Channel). What the
+client would refuse raises AssertionError: unknown or missing options, a
+command hidden by ``default_member_permissions``, DM-less commands in DMs.
+``channel`` may be ``alice.dm_channel``.
+
+``await alice.click(message, label=None, *, custom_id=None, emoji=None,
+allow_disabled=False)`` clicks a button (``message`` may be a Message, a
+Reply or an id; custom_id matches exactly or as a unique substring).
+``await alice.select(message, "cards", ["10H", "10S"])`` picks values in the
+select whose custom_id or placeholder contains the name; values must be
+offered and within min/max. ``await alice.submit_modal(reply, {custom_id:
+value})`` submits the modal a reply opened. ``await alice.say(channel,
+text)`` posts a plain message. Disabled, missing, link or ambiguous buttons,
+messages someone else's ephemeral, deleted or still "thinking" all raise
+AssertionError. Every action is a fresh interaction, so a message can be
+clicked again and again; two actors may act at once (``asyncio.gather``).
+
+Each action returns a ``Reply``: ``.type`` (callback type: 4 message,
+5 thinking, 6 deferred update, 7 update, 9 modal), ``.answered``,
+``.latency`` (INTERACTION_CREATE sent -> callback received, s), ``.message``
+(the message created or updated, current, None if deleted), ``.content``,
+``.embeds``, ``.components``, ``.ephemeral``, ``.followups`` (messages sent
+through the followup webhook; the first one after a "thinking" defer fills
+the original, so it is also ``.message``), ``.modal``, ``.text()``. The
+action waits up to ``emu.interaction_timeout`` (3 s) for the callback and,
+for types 5/6, up to ``emu.deferred_timeout`` (3 s) for the first edit or
+followup.
+
+Faults
+------
+- ``alice.close_dms()`` / ``open_dms()``: the bot's DMs to alice answer 403,
+  code 50007 (so do DMs to someone who shares no server with the bot).
+- ``emu.fail_next("POST /channels/*/messages", status=429, retry_after=0.05,
+  times=1)``: the next matching requests answer 429 (with the ``Via`` header
+  discord.py requires) or any other status (500: discord.py retries after
+  1 s). The pattern globs the path or the route template, optional method
+  first. Returns a ``Fault`` whose ``.hits`` counts answers given.
+- ``await emu.drop_gateway(code=4000, wait=True)``: closes the websocket;
+  events meanwhile are kept and replayed on RESUME (op 6), followed by
+  RESUMED. With ``wait`` it returns once the client resumed. A code such as
+  4004 cannot be resumed: the client task dies (reported as a crash).
+- ``emu.expire_token(reply_or_interaction_or_token)`` / ``expire_all_tokens()``:
+  webhook calls with the token answer 404 code 10015, a callback 404 code
+  10062, as on Discord after 15 minutes.
+
+Wire details
+------------
+REST under ``/api/v10`` (``emu.api_base``), the gateway at ``/``
+(``emu.gateway_url``, also READY's ``resume_gateway_url``). JSON answers
+carry exactly ``Content-Type: application/json``; gateway frames are TEXT
+frames of plain JSON (``compress`` is ignored). IDENTIFY with a wrong token
+closes 4004; a privileged intent not granted (``FakeDiscord(privileged_intents=...)``)
+closes 4014. GUILD_CREATE carries all members only with the GUILD_MEMBERS
+intent, and ``member_count`` always; op 8 member requests are answered.
+Without MESSAGE_CONTENT, other people's server messages arrive blank unless
+they mention the bot (``<@id>`` in what an actor says with ``say``).
+
+Every request body (JSON, or ``payload_json`` of a multipart upload) is
+validated against Discord's OpenAPI description vendored in ``spec/`` (MIT,
+see ``spec/LICENSE``), snowflakes accepted as strings or integers.
+``emu.requests`` lists each ``RecordedRequest`` (method, path, route, query,
+body, files, status, response, time); ``emu.events`` the gateway frames;
+``emu.dispatched("MESSAGE_CREATE")`` the payloads of one event. With
+``FAKEDISCORD_TRAFFIC=/path/file.jsonl`` all of it is also appended to that
+file, one JSON object a line.
+
+``python -m tests.fakediscord.bench`` prints login-to-ready time and
+interaction round trips.
+
+Limits
+------
+No rate limits unless injected, no threads, reactions, pins, roles beyond
+the per-member permission role, channel categories, voice, autocomplete or
+message-edit limits (30046); unknown routes are reported, so a missing one
+shows up at once. Modules: ``world`` (state), ``payloads`` (JSON shapes),
+``rest``, ``gateway``, ``spec``, ``traffic``, ``faults``, ``commands``
+(slash building), ``components`` (reading components), ``actors``,
+``server`` (``FakeDiscord``), ``harness`` (running a client).
+"""
+
+from .actors import Actor, Reply
+from .faults import Fault
+from .harness import BotRunner, point_discord_at, run_client
+from .server import FakeDiscord
+from .traffic import RecordedRequest
+from .world import Channel, Guild, Interaction, Message, Role, User
+
+__all__ = [
+    "Actor", "BotRunner", "Channel", "FakeDiscord", "Fault", "Guild", "Interaction", "Message",
+    "RecordedRequest", "Reply", "Role", "User", "point_discord_at", "run_client",
+]

@@ -1,0 +1,207 @@
+"""World objects as Discord's JSON: the shapes discord.py parses.
+
+Several keys look optional but are read unconditionally by discord.py
+(``member.roles``/``flags``, an interaction's ``version`` and
+``attachment_size_limit``, an application's ``verify_key``...): a missing one
+raises inside the client and kills it, so they are all always present.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .world import ChannelType, Guild, Interaction, Member, Message, Role, User, World
+
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+GATEWAY_INTENT_GUILD_MEMBERS = 1 << 1
+
+
+def user(u: User) -> dict[str, Any]:
+    return {
+        "id": str(u.id), "username": u.name, "discriminator": "0", "global_name": u.name,
+        "avatar": None, "bot": u.bot, "system": False, "public_flags": 0, "flags": 0,
+        "banner": None, "accent_color": None, "avatar_decoration_data": None,
+    }
+
+
+def member(m: Member, *, with_user: bool = True, permissions: int | None = None) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "roles": [str(r) for r in m.role_ids], "nick": m.nick, "avatar": None, "banner": None,
+        "joined_at": m.joined_at, "premium_since": None, "deaf": False, "mute": False,
+        "flags": 0, "pending": False, "communication_disabled_until": None,
+    }
+    if with_user:
+        data["user"] = user(m.user)
+    if permissions is not None:
+        data["permissions"] = str(permissions)
+    return data
+
+
+def role(r: Role) -> dict[str, Any]:
+    return {
+        "id": str(r.id), "name": r.name, "color": 0, "hoist": False, "icon": None,
+        "unicode_emoji": None, "position": r.position, "permissions": str(r.permissions),
+        "managed": r.managed, "mentionable": False, "flags": 0,
+        "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+    }
+
+
+def channel(world: World, channel_id: int) -> dict[str, Any]:
+    c = world.channels[channel_id]
+    last = str(c.last_message_id) if c.last_message_id else None
+    if c.type == ChannelType.DM:
+        assert c.recipient_id is not None
+        return {"id": str(c.id), "type": c.type, "last_message_id": last, "flags": 0,
+                "recipients": [user(world.users[c.recipient_id])]}
+    return {
+        "id": str(c.id), "type": c.type, "guild_id": str(c.guild_id), "name": c.name,
+        "position": c.position, "topic": None, "nsfw": False,
+        "permission_overwrites": [
+            {"id": str(target), "type": kind, "allow": str(allow), "deny": str(deny)}
+            for target, (kind, allow, deny) in c.overwrites.items()],
+        "last_message_id": last, "rate_limit_per_user": 0, "parent_id": None, "flags": 0,
+    }
+
+
+def guild(world: World, g: Guild, *, intents: int) -> dict[str, Any]:
+    """A GUILD_CREATE payload; without GUILD_MEMBERS only the bot's own member is sent."""
+    if intents & GATEWAY_INTENT_GUILD_MEMBERS:
+        members = list(g.members.values())
+    else:
+        members = [g.members[world.bot.id]]
+    return {
+        "id": str(g.id), "name": g.name, "icon": None, "splash": None, "discovery_splash": None,
+        "owner_id": str(g.owner_id), "afk_channel_id": None, "afk_timeout": 300,
+        "verification_level": 0, "default_message_notifications": 0,
+        "explicit_content_filter": 0, "roles": [role(r) for r in g.roles.values()],
+        "emojis": [], "stickers": [], "features": [], "mfa_level": 0,
+        "system_channel_id": None, "system_channel_flags": 0, "rules_channel_id": None,
+        "vanity_url_code": None, "description": None, "banner": None, "premium_tier": 0,
+        "premium_subscription_count": 0, "preferred_locale": "en-US",
+        "public_updates_channel_id": None, "nsfw_level": 0, "premium_progress_bar_enabled": False,
+        "joined_at": g.members[world.bot.id].joined_at, "large": False, "unavailable": False,
+        # member_count must equal the members sent when they are all sent, or
+        # discord.py asks for the rest (op 8) and waits before on_ready.
+        "member_count": len(g.members),
+        "members": [member(m) for m in members],
+        "channels": [channel(world, cid) for cid in g.channel_ids],
+        "threads": [], "presences": [], "voice_states": [], "stage_instances": [],
+        "guild_scheduled_events": [], "soundboard_sounds": [], "application_id": None,
+        "max_members": 250000, "max_video_channel_users": 25, "safety_alerts_channel_id": None,
+        "incidents_data": None,
+    }
+
+
+def message(world: World, m: Message, *, gateway: bool = False) -> dict[str, Any]:
+    author = world.users[m.author_id]
+    data: dict[str, Any] = {
+        "id": str(m.id), "channel_id": str(m.channel_id), "type": m.type,
+        "author": user(author), "content": m.content, "timestamp": m.created_at,
+        "edited_timestamp": m.edited_at, "tts": m.tts, "mention_everyone": False,
+        "mentions": [user(world.users[u]) for u in m.mentions], "mention_roles": [],
+        "attachments": m.attachments,
+        "embeds": m.embeds, "pinned": False, "flags": m.flags, "components": m.components,
+    }
+    if m.guild_id is not None:
+        data["guild_id"] = str(m.guild_id)
+        author_member = world.guilds[m.guild_id].members.get(m.author_id)
+        if gateway and author_member is not None and m.webhook_id is None:
+            data["member"] = member(author_member, with_user=False)
+    if m.webhook_id is not None:
+        data["webhook_id"] = str(m.webhook_id)
+        data["application_id"] = str(world.application_id)
+    if m.message_reference:
+        data["message_reference"] = m.message_reference
+    if m.interaction_id is not None:
+        data.update(_interaction_metadata(world, m))
+    return data
+
+
+def _interaction_metadata(world: World, m: Message) -> dict[str, Any]:
+    assert m.interaction_id is not None
+    i = world.interactions[m.interaction_id]
+    u = user(world.users[i.user_id])
+    owners = {"0": str(i.guild_id)} if i.guild_id else {"1": str(i.user_id)}
+    meta: dict[str, Any] = {"id": str(i.id), "type": i.type, "user": u,
+                            "authorizing_integration_owners": owners}
+    legacy: dict[str, Any] = {"id": str(i.id), "type": i.type, "user": u,
+                              "name": i.data.get("name", "")}
+    if i.type == 2:
+        meta["name"] = i.data.get("name", "")
+        meta["command_type"] = i.data.get("type", 1)
+    if i.message_id is not None:
+        meta["interacted_message_id"] = str(i.message_id)
+    if i.original_message_id is not None and i.original_message_id != m.id:
+        meta["original_response_message_id"] = str(i.original_message_id)
+    return {"interaction_metadata": meta, "interaction": legacy}
+
+
+def interaction(world: World, i: Interaction, *, app_permissions: int) -> dict[str, Any]:
+    """An INTERACTION_CREATE payload, guild or DM."""
+    c = world.channels[i.channel_id]
+    data: dict[str, Any] = {
+        "id": str(i.id), "application_id": str(world.application_id), "type": i.type,
+        "data": i.data, "channel_id": str(c.id), "channel": channel(world, c.id),
+        "token": i.token, "version": 1, "locale": "en-US", "entitlements": [],
+        "app_permissions": str(app_permissions), "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+    }
+    if i.guild_id is not None:
+        g = world.guilds[i.guild_id]
+        # Interactions carry the member's permissions in the channel, overwrites applied.
+        perms = world.permissions_in(i.user_id, c)
+        data.update({
+            "guild_id": str(g.id), "guild": {"id": str(g.id), "locale": "en-US", "features": []},
+            "guild_locale": "en-US", "member": member(g.members[i.user_id], permissions=perms),
+            "authorizing_integration_owners": {"0": str(g.id)}, "context": 0,
+        })
+        data["channel"]["permissions"] = str(perms)
+    else:
+        data.update({"user": user(world.users[i.user_id]), "context": 1,
+                     "authorizing_integration_owners": {"0": str(world.owner.id)}})
+    if i.message_id is not None:
+        data["message"] = message(world, world.messages[i.message_id])
+    return data
+
+
+def callback_response(world: World, i: Interaction, kind: int,
+                      resource_message: Message | None) -> dict[str, Any]:
+    """The ``?with_response=1`` body of an interaction callback."""
+    target = world.messages.get(i.original_message_id or 0)
+    body: dict[str, Any] = {
+        "interaction": {
+            "id": str(i.id), "type": i.type,
+            "response_message_id": str(target.id) if target else None,
+            "response_message_loading": bool(target and target.loading),
+            "response_message_ephemeral": bool(target and target.ephemeral),
+        },
+        "resource": {"type": kind},
+    }
+    if resource_message is not None:
+        body["resource"]["message"] = message(world, resource_message)
+    return body
+
+
+def application(world: World) -> dict[str, Any]:
+    return {
+        "id": str(world.application_id), "name": world.bot.name, "icon": None,
+        "description": "", "summary": "", "type": None, "bot_public": True,
+        "bot_require_code_grant": False, "owner": user(world.owner), "team": None,
+        "verify_key": "0" * 64, "flags": 0, "bot": user(world.bot), "rpc_origins": [],
+        "terms_of_service_url": None, "privacy_policy_url": None, "guild_id": None,
+        "primary_sku_id": None, "slug": None, "cover_image": None, "tags": [],
+        "install_params": None, "custom_install_url": None,
+        "role_connections_verification_url": None,
+        "interactions_endpoint_url": None, "approximate_guild_count": len(world.guilds),
+        "redirect_uris": [], "integration_types_config": {"0": {}},
+    }
+
+
+def error(code: int, message: str, errors: dict[str, str] | None = None) -> dict[str, Any]:
+    """Discord's JSON error body; field errors nest as ``{field: {_errors: [...]}}``."""
+    body: dict[str, Any] = {"message": message, "code": code}
+    if errors:
+        body["errors"] = {
+            key: {"_errors": [{"code": "BASE_TYPE_INVALID", "message": reason}]}
+            for key, reason in errors.items()
+        }
+    return body

@@ -1,0 +1,490 @@
+"""The state of the emulated Discord: who exists, where, and what each one sees.
+
+Plain data and the rules that change it; no sockets, no JSON shapes (see
+``payloads.py``). Stored objects are mutated in place, so a ``Message`` a test
+holds always shows the current state of that message.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import re
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import IntFlag
+from typing import Any
+
+import discord
+
+from . import components as comp
+
+DISCORD_EPOCH_MS = 1420070400000
+
+# What @everyone may do in a fresh server, close to Discord's defaults.
+EVERYONE_PERMISSIONS = discord.Permissions(
+    create_instant_invite=True, add_reactions=True, stream=True, view_channel=True,
+    send_messages=True, embed_links=True, attach_files=True, read_message_history=True,
+    external_emojis=True, connect=True, speak=True, use_voice_activation=True,
+    change_nickname=True, use_application_commands=True, create_public_threads=True,
+    create_private_threads=True, external_stickers=True, send_messages_in_threads=True,
+    use_embedded_activities=True, send_voice_messages=True, send_polls=True,
+    use_external_apps=True,
+).value
+# What an invite link typically grants a game bot on top of @everyone.
+BOT_PERMISSIONS = EVERYONE_PERMISSIONS | discord.Permissions(manage_messages=True).value
+ALL_PERMISSIONS = discord.Permissions.all().value
+ADMINISTRATOR = discord.Permissions(administrator=True).value
+VIEW_CHANNEL = discord.Permissions(view_channel=True).value
+
+
+MENTION = re.compile(r"<@!?(\d+)>")
+
+
+class MessageFlag(IntFlag):
+    SUPPRESS_EMBEDS = 1 << 2
+    EPHEMERAL = 1 << 6
+    LOADING = 1 << 7
+    SUPPRESS_NOTIFICATIONS = 1 << 12
+    IS_COMPONENTS_V2 = 1 << 15
+
+
+class ChannelType:
+    GUILD_TEXT = 0
+    DM = 1
+
+
+class InteractionType:
+    APPLICATION_COMMAND = 2
+    MESSAGE_COMPONENT = 3
+    MODAL_SUBMIT = 5
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+class SnowflakeFactory:
+    """Increasing snowflakes carrying the current time, as discord.py decodes them."""
+
+    def __init__(self) -> None:
+        self._last = 0
+
+    def next(self) -> int:
+        stamp = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
+        self._last = max(stamp, self._last + 1)
+        return self._last
+
+
+def permission_value(permissions: int | discord.Permissions | None, flags: dict[str, bool]) -> int:
+    """An int from ``permissions`` (int or discord.Permissions) plus flag names."""
+    value = permissions.value if isinstance(permissions, discord.Permissions) else permissions or 0
+    if flags:
+        value |= discord.Permissions(**flags).value
+    return value
+
+
+@dataclass(eq=False)
+class User:
+    id: int
+    name: str
+    bot: bool = False
+    dms_open: bool = True
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(eq=False)
+class Role:
+    id: int
+    name: str
+    permissions: int
+    position: int = 0
+    managed: bool = False
+
+
+@dataclass(eq=False)
+class Member:
+    user: User
+    guild_id: int
+    role_ids: list[int] = field(default_factory=list)
+    joined_at: str = field(default_factory=now_iso)
+    nick: str | None = None
+
+
+@dataclass(eq=False)
+class Channel:
+    id: int
+    type: int
+    name: str
+    guild_id: int | None = None
+    position: int = 0
+    recipient_id: int | None = None  # the person in a DM with the bot
+    last_message_id: int | None = None
+    # target id -> (0 role / 1 member, allow, deny); the @everyone role's id is the guild's
+    overwrites: dict[int, tuple[int, int, int]] = field(default_factory=dict)
+
+    @property
+    def is_dm(self) -> bool:
+        return self.type == ChannelType.DM
+
+    def __str__(self) -> str:
+        return f"#{self.name}"
+
+
+@dataclass(eq=False)
+class Guild:
+    id: int
+    name: str
+    owner_id: int
+    roles: dict[int, Role] = field(default_factory=dict)
+    members: dict[int, Member] = field(default_factory=dict)
+    channel_ids: list[int] = field(default_factory=list)
+
+    def permissions_of(self, user_id: int) -> int:
+        """Guild-level permissions: @everyone plus the member's roles (no overwrites)."""
+        if user_id == self.owner_id:
+            return ALL_PERMISSIONS
+        member = self.members.get(user_id)
+        if member is None:
+            return 0
+        value = self.roles[self.id].permissions
+        for role_id in member.role_ids:
+            value |= self.roles[role_id].permissions
+        return ALL_PERMISSIONS if value & ADMINISTRATOR else value
+
+
+@dataclass(eq=False)
+class Message:
+    """A stored message; the emulator edits it in place, so it is always current."""
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    author_id: int
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    flags: int = 0
+    attachments: list[dict[str, Any]] = field(default_factory=list)
+    type: int = 0
+    visible_to: int | None = None  # the only user who sees an ephemeral message
+    interaction_id: int | None = None  # the interaction whose response or followup this is
+    webhook_id: int | None = None
+    created_at: str = field(default_factory=now_iso)
+    edited_at: str | None = None
+    edits: int = 0
+    deleted: bool = False
+    tts: bool = False
+    message_reference: dict[str, Any] | None = None
+    mentions: list[int] = field(default_factory=list)  # user ids written as <@id>
+    file_data: dict[str, bytes] = field(default_factory=dict)
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & MessageFlag.EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        """A deferred "thinking..." message that the bot has not filled in yet."""
+        return bool(self.flags & MessageFlag.LOADING)
+
+    def buttons(self) -> list[dict[str, Any]]:
+        return comp.buttons(self.components)
+
+    def button(self, label: str) -> dict[str, Any]:
+        matches = [b for b in self.buttons() if b["label"] == label]
+        assert matches, f"no button {label!r} on message {self.id}; buttons: {self._labels()}"
+        return matches[0]
+
+    def selects(self) -> list[dict[str, Any]]:
+        return comp.selects(self.components)
+
+    def text(self) -> str:
+        """Content, embed text and text displays joined by newlines, for assertions."""
+        parts = [self.content, *comp.embed_texts(self.embeds), *comp.texts(self.components)]
+        return "\n".join(p for p in parts if p)
+
+    def _labels(self) -> list[str | None]:
+        return [b["label"] or b["custom_id"] for b in self.buttons()]
+
+    def __repr__(self) -> str:
+        kind = "ephemeral " if self.ephemeral else ""
+        return f"<{kind}Message {self.id} in {self.channel_id}: {self.text()[:60]!r}>"
+
+
+@dataclass(eq=False)
+class Interaction:
+    """One interaction a test user started, and what the bot has done with it."""
+
+    id: int
+    token: str
+    type: int
+    user_id: int
+    channel_id: int
+    guild_id: int | None
+    data: dict[str, Any]
+    description: str  # "/rummy start by alice", for problem reports
+    message_id: int | None = None  # the message a component was on
+    dispatched_at: float | None = None  # perf_counter() when INTERACTION_CREATE was sent
+    responded_at: float | None = None
+    response_type: int | None = None
+    original_message_id: int | None = None
+    followup_ids: list[int] = field(default_factory=list)
+    bot_writes_at_response: int = 0  # World.bot_writes once the callback was applied
+    modal: dict[str, Any] | None = None
+    token_expired: bool = False
+    callback_closed: bool = False  # Discord's 3 s to answer have passed
+
+    @property
+    def answered(self) -> bool:
+        return self.response_type is not None
+
+
+class World:
+    """Every user, guild, channel, message, command and interaction."""
+
+    def __init__(self, bot_name: str = "TestBot") -> None:
+        self.ids = SnowflakeFactory()
+        self.users: dict[int, User] = {}
+        self.guilds: dict[int, Guild] = {}
+        self.channels: dict[int, Channel] = {}
+        self.messages: dict[int, Message] = {}
+        self.channel_log: dict[int, list[int]] = {}
+        self.interactions: dict[int, Interaction] = {}
+        self.commands: dict[int | None, dict[str, dict[str, Any]]] = {None: {}}
+        self._command_ids: dict[tuple[int | None, str, int], int] = {}
+        self.listeners: list[Callable[[], None]] = []
+        self._tokens = itertools.count(1)
+        self.bot_writes = 0  # messages the bot created, edited or deleted, ever
+        self.bot = self.create_user(bot_name, bot=True)
+        self.application_id = self.bot.id  # true of every application made since 2019
+        self.owner = self.create_user("app-owner")
+
+    def changed(self) -> None:
+        """Tell waiters (actors, ``wait_for``) that something may have changed."""
+        for listener in self.listeners:
+            listener()
+
+    # -- people and places -------------------------------------------------
+
+    def create_user(self, name: str, *, bot: bool = False) -> User:
+        user = User(self.ids.next(), name, bot=bot)
+        self.users[user.id] = user
+        return user
+
+    def create_guild(self, name: str, *, bot_permissions: int = BOT_PERMISSIONS) -> Guild:
+        guild = Guild(self.ids.next(), name, owner_id=self.owner.id)
+        guild.roles[guild.id] = Role(guild.id, "@everyone", EVERYONE_PERMISSIONS)
+        self.guilds[guild.id] = guild
+        self.add_member(guild, self.owner)
+        self.add_member(guild, self.bot, permissions=bot_permissions, managed=True)
+        return guild
+
+    def add_member(self, guild: Guild, user: User, *, permissions: int = 0,
+                   managed: bool = False) -> Member:
+        member = Member(user, guild.id)
+        if permissions & ~guild.roles[guild.id].permissions:
+            role = Role(self.ids.next(), f"{user.name}'s role", permissions,
+                        position=len(guild.roles), managed=managed)
+            guild.roles[role.id] = role
+            member.role_ids.append(role.id)
+        guild.members[user.id] = member
+        return member
+
+    def create_channel(self, guild: Guild, name: str) -> Channel:
+        channel = Channel(self.ids.next(), ChannelType.GUILD_TEXT, name, guild.id,
+                          position=len(guild.channel_ids))
+        self.channels[channel.id] = channel
+        self.channel_log[channel.id] = []
+        guild.channel_ids.append(channel.id)
+        return channel
+
+    def dm_channel(self, user: User) -> Channel:
+        """The DM channel between ``user`` and the bot, made on first use."""
+        for channel in self.channels.values():
+            if channel.is_dm and channel.recipient_id == user.id:
+                return channel
+        channel = Channel(self.ids.next(), ChannelType.DM, f"dm-{user.name}", recipient_id=user.id)
+        self.channels[channel.id] = channel
+        self.channel_log[channel.id] = []
+        return channel
+
+    def shares_guild_with_bot(self, user_id: int) -> bool:
+        return any(user_id in g.members and self.bot.id in g.members for g in self.guilds.values())
+
+    def can_see_channel(self, user_id: int, channel: Channel) -> bool:
+        if channel.is_dm:
+            return user_id in (channel.recipient_id, self.bot.id)
+        return bool(self.permissions_in(user_id, channel) & VIEW_CHANNEL)
+
+    def permissions_in(self, user_id: int, channel: Channel) -> int:
+        """Discord's order: guild permissions, then the channel's overwrites for
+        @everyone, for the member's roles together, and for the member."""
+        if channel.is_dm:
+            return EVERYONE_PERMISSIONS
+        assert channel.guild_id is not None
+        guild = self.guilds[channel.guild_id]
+        value = guild.permissions_of(user_id)
+        member = guild.members.get(user_id)
+        if value & ADMINISTRATOR or member is None:
+            return value
+        _, allow, deny = channel.overwrites.get(guild.id, (0, 0, 0))
+        value = (value & ~deny) | allow
+        role_allow = role_deny = 0
+        for role_id in member.role_ids:
+            _, allow, deny = channel.overwrites.get(role_id, (0, 0, 0))
+            role_allow, role_deny = role_allow | allow, role_deny | deny
+        value = (value & ~role_deny) | role_allow
+        _, allow, deny = channel.overwrites.get(user_id, (1, 0, 0))
+        return (value & ~deny) | allow
+
+    # -- messages ------------------------------------------------------------
+
+    def add_message(self, channel: Channel, author_id: int, body: dict[str, Any], *,
+                    files: list[tuple[str, bytes, str]] | None = None,
+                    visible_to: int | None = None, interaction_id: int | None = None,
+                    webhook_id: int | None = None, type: int = 0, flags: int | None = None,
+                    ) -> Message:
+        message = Message(self.ids.next(), channel.id, channel.guild_id, author_id,
+                          visible_to=visible_to, interaction_id=interaction_id,
+                          webhook_id=webhook_id, type=type)
+        self.apply_body(message, body, files or [], creating=True)
+        if flags is not None:
+            message.flags = flags
+        if visible_to is not None:
+            message.flags |= MessageFlag.EPHEMERAL
+        self.messages[message.id] = message
+        self.channel_log[channel.id].append(message.id)
+        if visible_to is None:
+            channel.last_message_id = message.id
+        self.changed()
+        return message
+
+    def apply_body(self, message: Message, body: dict[str, Any],
+                   files: list[tuple[str, bytes, str]], *, creating: bool = False) -> None:
+        """Apply a create/edit body: present fields replace, absent ones stay (PATCH)."""
+        if "content" in body:
+            message.content = body["content"] or ""
+            message.mentions = [int(i) for i in MENTION.findall(message.content)
+                                if int(i) in self.users]
+        if "embeds" in body:
+            message.embeds = [{"type": "rich", **e} for e in copy.deepcopy(body["embeds"] or [])]
+        if "components" in body:
+            message.components = copy.deepcopy(body["components"] or [])
+        if body.get("flags") is not None:
+            # Who sees a message is fixed when it is made (``visible_to``); a body's
+            # EPHEMERAL bit on an edit is ignored, as by Discord.
+            fixed = MessageFlag.EPHEMERAL | MessageFlag.LOADING
+            message.flags = (int(body["flags"]) & ~fixed) | (message.flags & fixed)
+        if body.get("tts"):
+            message.tts = True
+        if creating and body.get("message_reference"):
+            message.message_reference = dict(body["message_reference"])
+        if "attachments" in body or files:
+            kept_ids = {str(a.get("id")) for a in body.get("attachments") or []}
+            kept = [a for a in message.attachments if str(a["id"]) in kept_ids]
+            message.attachments = kept + [self._attachment(message, *f) for f in files]
+        if not creating:
+            message.edits += 1
+            message.edited_at = now_iso()
+            message.flags &= ~MessageFlag.LOADING
+        self.changed()
+
+    def _attachment(self, message: Message, filename: str, data: bytes,
+                    content_type: str) -> dict[str, Any]:
+        attachment_id = self.ids.next()
+        message.file_data[filename] = data
+        url = f"https://cdn.discordapp.com/attachments/{message.channel_id}/{attachment_id}/{filename}"
+        return {"id": str(attachment_id), "filename": filename, "size": len(data), "url": url,
+                "proxy_url": url, "content_type": content_type}
+
+    def delete_message(self, message: Message) -> None:
+        message.deleted = True
+        self.messages.pop(message.id, None)
+        log = self.channel_log.get(message.channel_id, [])
+        if message.id in log:
+            log.remove(message.id)
+        self.changed()
+
+    def channel_messages(self, channel_id: int, *, viewer: int | None = None,
+                         include_ephemeral: bool = False) -> list[Message]:
+        """Messages oldest first; ephemeral ones only for ``viewer`` (or all if asked)."""
+        out = []
+        for message_id in self.channel_log.get(channel_id, []):
+            message = self.messages[message_id]
+            if message.visible_to is None or include_ephemeral or message.visible_to == viewer:
+                out.append(message)
+        return out
+
+    # -- application commands -----------------------------------------------
+
+    def put_commands(self, guild_id: int | None,
+                     bodies: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Bulk overwrite: the set becomes exactly ``bodies``; ids survive by name and type."""
+        self.commands[guild_id] = {}
+        return [self.upsert_command(guild_id, body) for body in bodies]
+
+    def upsert_command(self, guild_id: int | None, body: dict[str, Any]) -> dict[str, Any]:
+        kind = int(body.get("type", 1))
+        key = (guild_id, body["name"], kind)
+        command_id = self._command_ids.setdefault(key, self.ids.next())
+        record = {
+            "id": str(command_id), "application_id": str(self.application_id), "version":
+            str(self.ids.next()), "type": kind, "name": body["name"],
+            "description": body.get("description", ""), "options": body.get("options") or [],
+            "default_member_permissions": body.get("default_member_permissions"),
+            "dm_permission": body.get("dm_permission", True), "nsfw": body.get("nsfw", False),
+            "contexts": body.get("contexts"),
+            "integration_types": body.get("integration_types", [0]),
+            "name_localizations": body.get("name_localizations"),
+            "description_localizations": body.get("description_localizations"),
+        }
+        if guild_id is not None:
+            record["guild_id"] = str(guild_id)
+        self.commands.setdefault(guild_id, {})[f"{body['name']}:{kind}"] = record
+        self.changed()
+        return record
+
+    def find_command(self, name: str, guild_id: int | None, kind: int = 1) -> dict[str, Any] | None:
+        """What a person's client offers: the guild's own command first, then global."""
+        for scope in ([guild_id] if guild_id else []) + [None]:
+            found = self.commands.get(scope, {}).get(f"{name}:{kind}")
+            if found is not None:
+                return found
+        return None
+
+    def command_by_id(self, guild_id: int | None, command_id: int) -> dict[str, Any] | None:
+        for record in self.commands.get(guild_id, {}).values():
+            if int(record["id"]) == command_id:
+                return record
+        return None
+
+    def delete_command(self, guild_id: int | None, record: dict[str, Any]) -> None:
+        del self.commands[guild_id][f"{record['name']}:{record['type']}"]
+        self.changed()
+
+    # -- interactions ---------------------------------------------------------
+
+    def new_interaction(self, type: int, user: User, channel: Channel, data: dict[str, Any],
+                        description: str, message: Message | None = None) -> Interaction:
+        interaction = Interaction(
+            id=self.ids.next(),
+            # Real tokens are long opaque strings; the counter keeps them unique and readable.
+            token=f"itoken-{next(self._tokens)}-{secrets.token_urlsafe(24)}",
+            type=type, user_id=user.id, channel_id=channel.id, guild_id=channel.guild_id,
+            data=data, description=description,
+            message_id=message.id if message is not None else None,
+        )
+        self.interactions[interaction.id] = interaction
+        return interaction
+
+    def interaction_by_token(self, token: str) -> Interaction | None:
+        for interaction in self.interactions.values():
+            if interaction.token == token:
+                return interaction
+        return None
