@@ -1,7 +1,199 @@
-"""Entry point of the Rummy bot (the Discord side is still being built)."""
+"""Entry point: `python bot.py` runs the Rummy bot.
 
+Settings come from the environment and a `.env` file (see `.env.example`).
+All async set-up happens in `RummyBot.setup_hook`: open the database, register
+the buttons, load the cog, restore live tables, sync the slash commands.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
 import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import discord
+import yarl
+from discord.ext import commands
+from dotenv import load_dotenv
+
+from cogs.game import GameConfig, GameService
+from cogs.rummy import RummyCog
+from cogs.views import DYNAMIC_ITEMS
+from db import Database, StorageError
+from db.lock import ProcessLock
+
+log = logging.getLogger("rummy")
+
+
+class SettingsError(ValueError):
+    """A setting is missing or malformed; the message says how to fix it."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str
+    guild_id: int | None = None
+    database_path: Path = Path("rummy.sqlite3")
+    log_level: str = "INFO"
+    api_base: str | None = None
+    gateway_url: str | None = None
+    game: GameConfig = field(default_factory=GameConfig)
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> Settings:
+        env = dict(os.environ) if env is None else env
+        token = env.get("DISCORD_TOKEN", "").strip()
+        if not token:
+            raise SettingsError(
+                "DISCORD_TOKEN is not set: put it in .env (copy .env.example) or the "
+                "environment; get it from https://discord.com/developers/applications -> "
+                "your application -> Bot -> Reset Token."
+            )
+        guild = env.get("DISCORD_GUILD_ID", "").strip()
+        if guild and not guild.isdigit():
+            raise SettingsError(f"DISCORD_GUILD_ID must be a server id (digits), not {guild!r}.")
+        level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+        if level not in logging.getLevelNamesMapping():
+            raise SettingsError(f"LOG_LEVEL {level!r} is not a logging level (try INFO).")
+        return cls(
+            token=token,
+            guild_id=int(guild) if guild else None,
+            database_path=Path(env.get("DATABASE_PATH", "").strip() or "rummy.sqlite3"),
+            log_level=level,
+            api_base=env.get("DISCORD_API_BASE", "").strip() or None,
+            gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
+            game=GameConfig(
+                computer_delay=_seconds(env, "COMPUTER_DELAY", GameConfig.computer_delay),
+                lobby_timeout=_seconds(env, "LOBBY_TIMEOUT", GameConfig.lobby_timeout),
+                idle_timeout=_seconds(env, "IDLE_TABLE_TIMEOUT", GameConfig.idle_timeout),
+                sweep_interval=_seconds(env, "SWEEP_INTERVAL", GameConfig.sweep_interval),
+            ),
+        )
+
+
+def _seconds(env: dict[str, str], name: str, default: float) -> float:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number of seconds, not {raw!r}.") from None
+    if value < 0:
+        raise SettingsError(f"{name} cannot be negative.")
+    return value
+
+
+def check_database_free(path: Path) -> None:
+    """Stop before connecting to Discord when another bot process holds the
+    database: both would answer the same clicks. ``Database.open`` takes the
+    same lock for good once the bot runs."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    ProcessLock.acquire(path).release()
+
+
+def point_at_discord(api_base: str | None, gateway_url: str | None) -> None:
+    """Send REST and gateway traffic to a proxy (or the test emulator) instead of Discord."""
+    if api_base:
+        discord.http.Route.BASE = api_base.rstrip("/")
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+class RummyBot(commands.Bot):
+    """The bot process: one database, one game service, one cog."""
+
+    game: GameService
+
+    def __init__(self, settings: Settings, **options: object) -> None:
+        # Slash commands and components need only the guilds intent: no
+        # privileged intents (members, presences, message content).
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            **options,  # type: ignore[arg-type]
+        )
+        self.settings = settings
+        self.db: Database | None = None
+        self.restored_tables = 0
+        self.broken_tables = 0
+
+    async def setup_hook(self) -> None:
+        self.db = await Database.open(self.settings.database_path)
+        self.game = GameService(self, self.db, self.settings.game)
+        self.game.refresher.on_moved = self._save_moved_table
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.add_cog(RummyCog(self))
+        self.restored_tables, self.broken_tables = await self.game.restore()
+        log.info("restored %d live tables (%d set aside)", self.restored_tables, self.broken_tables)
+        self.game.automation.start_sweeper()
+        if self.settings.guild_id is not None:
+            guild = discord.Object(id=self.settings.guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def _save_moved_table(self, table: object) -> None:
+        from cogs.records import live_table
+        from cogs.table import Table
+
+        assert isinstance(table, Table)
+        async with table.lock:
+            if self.db is not None:
+                try:
+                    await self.db.save_live_table(live_table(table))
+                except StorageError:
+                    log.exception("could not save the moved table message")
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s; %d live tables", self.user, len(self.game.tables))
+
+    async def close(self) -> None:
+        if hasattr(self, "game"):
+            await self.game.automation.stop()
+            await self.game.wait_idle(limit=5)
+            await self.game.close()
+        if self.db is not None:
+            await self.db.close()
+            self.db = None
+        await super().close()
+
+
+def main() -> int:
+    load_dotenv()
+    try:
+        settings = Settings.from_env()
+    except SettingsError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    discord.utils.setup_logging(level=logging.getLevelNamesMapping()[settings.log_level])
+    # The bot has no voice features; discord.py's start-up notes about voice
+    # libraries would only alarm whoever reads the log.
+    logging.getLogger("discord.client").addFilter(
+        lambda record: "voice will NOT be supported" not in record.getMessage()
+    )
+    point_at_discord(settings.api_base, settings.gateway_url)
+    bot = RummyBot(settings)
+    try:
+        check_database_free(settings.database_path)
+        bot.run(settings.token, log_handler=None)
+    except StorageError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    except discord.LoginFailure:
+        print(
+            "error: Discord refused DISCORD_TOKEN; reset the token and update .env.",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
 
 if __name__ == "__main__":
-    print("The Discord bot is not built yet; the rules engine is in engine/.", file=sys.stderr)
-    sys.exit(1)
+    sys.exit(main())

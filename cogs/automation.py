@@ -1,0 +1,199 @@
+"""Play that happens without a click: computer turns, turn timers, and the
+sweeper that closes forgotten lobbies and abandoned tables.
+
+Waiting never holds a table's lock: a task sleeps first, then takes the lock
+and checks that the turn it was made for is still the current one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from typing import TYPE_CHECKING
+
+from db import StorageError
+from engine import Action, RummyError
+from engine.ai import choose_action, timeout_action
+
+from . import render
+from .game import NOT_SAVED
+from .table import MISSED_TURNS_BEFORE_AUTOPILOT, Stage, Table
+
+if TYPE_CHECKING:
+    from .game import GameService
+
+log = logging.getLogger(__name__)
+# A computer turn is a draw, some melds/lay-offs and a discard; this bound only
+# guards against a faulty strategy that never ends its turn.
+MAX_ACTIONS_PER_TURN = 40
+
+TurnMarker = tuple[int, str, float | None]
+
+
+class Automation:
+    def __init__(self, game: GameService) -> None:
+        self.game = game
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # --- scheduling -------------------------------------------------------------
+    def schedule(self, table: Table) -> None:
+        """(Re)arm the one timer a table may have: a computer move or a turn clock."""
+        timers = self.game._timers
+        old = timers.pop(table.channel_id, None)
+        if old is not None and old is not asyncio.current_task():
+            old.cancel()
+        seat = table.current_seat
+        if seat is None or table.match is None:
+            return
+        marker: TurnMarker = (table.hand_number, seat.key, table.turn_deadline)
+        task: asyncio.Task[None] | None
+        if seat.played_by_computer:
+            # Spawned as pending work: waiting for the bot to settle includes
+            # the computers' moves, but not a person's turn clock.
+            task = self.game.spawn(
+                self._computer_turn(table, marker), f"computer-{table.channel_id}"
+            )
+        elif table.turn_deadline is not None:
+            task = asyncio.create_task(
+                self._turn_timeout(table, marker), name=f"timer-{table.channel_id}"
+            )
+        else:
+            return
+        if task is not None:
+            timers[table.channel_id] = task
+
+    def start_sweeper(self) -> None:
+        if self._sweeper is None or self._sweeper.done():
+            self._sweeper = asyncio.create_task(self._sweep_forever(), name="table-sweeper")
+
+    async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            await asyncio.gather(self._sweeper, return_exceptions=True)
+
+    def _still_current(self, table: Table, marker: TurnMarker) -> bool:
+        seat = table.current_seat
+        return (
+            self.game.tables.get(table.channel_id) is table
+            and seat is not None
+            and (table.hand_number, seat.key, table.turn_deadline) == marker
+        )
+
+    # --- a computer's turn ---------------------------------------------------------
+    async def _computer_turn(self, table: Table, marker: TurnMarker) -> None:
+        try:
+            await asyncio.sleep(self.game.config.computer_delay)
+            async with table.lock:
+                if not self._still_current(table, marker):
+                    return
+                seat = table.current_seat
+                assert seat is not None
+                level = seat.level if seat.user_id is None else "easy"
+                snapshot = table.to_dict()
+                try:
+                    await self._play_turn(table, seat.key, level or "easy")
+                except RummyError:
+                    log.exception("computer strategy made an illegal move; playing it safe")
+                    table.restore(snapshot)
+                    await self._play_turn(table, seat.key, "timeout")
+                if not await self.game.commit(table, snapshot):
+                    log.error(
+                        "computer move not saved in channel %s; retrying soon", table.channel_id
+                    )
+                    self.game.spawn(self._retry_later(table), "computer-retry")
+                    return
+            self.game.after_change(table)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("computer turn failed in channel %s", table.channel_id)
+
+    async def _play_turn(self, table: Table, key: str, level: str) -> None:
+        """Play one whole turn for ``key``, one engine action at a time."""
+        match = table.match
+        assert match is not None
+        hand_number = match.hand_number
+        rng = random.Random(f"{table.seed}:{hand_number}:{len(table.log)}:{key}")
+        for _ in range(MAX_ACTIONS_PER_TURN):
+            view = match.hand.view_for(key)
+            if match.hand_number != hand_number or view.turn != key:
+                return
+            action: Action = (
+                timeout_action(view) if level == "timeout" else choose_action(view, level, rng)
+            )
+            await self.game.apply(table, key, [action], by_human=False)
+        raise RummyError("the computer player did not finish its turn")
+
+    async def _retry_later(self, table: Table) -> None:
+        await asyncio.sleep(5)
+        self.schedule(table)
+
+    # --- turn timer ----------------------------------------------------------------------
+    async def _turn_timeout(self, table: Table, marker: TurnMarker) -> None:
+        deadline = marker[2]
+        assert deadline is not None
+        try:
+            await asyncio.sleep(max(0.0, deadline - time.time()))
+            async with table.lock:
+                if not self._still_current(table, marker):
+                    return
+                seat = table.current_seat
+                assert seat is not None
+                snapshot = table.to_dict()
+                seat.missed_turns += 1
+                await self._play_turn(table, seat.key, "timeout")
+                table.log.append(f"{seat.name} ran out of time: the bot played that turn")
+                if seat.missed_turns >= MISSED_TURNS_BEFORE_AUTOPILOT:
+                    seat.autopilot = True
+                    table.log.append(
+                        f"{seat.name} missed {seat.missed_turns} turns in a row: a computer "
+                        "plays their seat until they take it back"
+                    )
+                if not await self.game.commit(table, snapshot):
+                    log.error("timeout move not saved in channel %s", table.channel_id)
+                    self.game.spawn(self._retry_later(table), "timeout-retry")
+                    return
+            self.game.after_change(table)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("turn timer failed in channel %s", table.channel_id)
+
+    # --- the sweeper ----------------------------------------------------------------------
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.game.config.sweep_interval)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("table sweep failed")
+
+    async def sweep(self, now: float | None = None) -> None:
+        """Close lobbies nobody started and tables nobody plays any more."""
+        now = time.time() if now is None else now
+        config = self.game.config
+        for table in self.game.tables:
+            if table.stage is Stage.LOBBY and now - table.created_at > config.lobby_timeout:
+                await self._close(table, "Nobody started this game, so the lobby closed.")
+            elif (
+                table.stage in (Stage.PLAYING, Stage.HAND_OVER)
+                and now - table.last_human_action > config.idle_timeout
+            ):
+                await self._close(
+                    table, "Nobody played for a long while, so the game was ended as abandoned."
+                )
+
+    async def _close(self, table: Table, reason: str) -> None:
+        async with table.lock:
+            if self.game.tables.get(table.channel_id) is not table:
+                return
+            try:
+                await self.game.finish_abandoned(table)
+            except StorageError:
+                log.error("%s (in channel %s)", NOT_SAVED, table.channel_id)
+                return
+            self.game.refresher.replace(
+                table, embed=render.cancelled_embed(table, reason), view=None
+            )

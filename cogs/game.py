@@ -1,0 +1,473 @@
+"""The game service: maps interactions onto per-channel tables.
+
+Every change to a table follows one path, under that table's lock:
+validate -> apply -> save -> respond -> refresh the public table. A refused
+action is answered ephemerally with the reason and changes nothing; an action
+that cannot be saved is rolled back, so memory never holds a state the
+database does not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import random
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec
+
+import discord
+
+from db import Database, StorageError
+from engine import Action, Event, HouseRules, Match, RummyError
+
+from . import render
+from .ids import ComponentId
+from .notify import Notifier
+from .records import live_table, match_record
+from .refresh import TableRefresher
+from .table import Stage, Table, TableRegistry
+
+if TYPE_CHECKING:
+    from bot import RummyBot
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+P = ParamSpec("P")
+NOT_SAVED = "⚠️ That could not be saved, so it did not happen. Please try again in a moment."
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Timings, all in seconds; tests shrink them."""
+
+    computer_delay: float = 1.0
+    lobby_timeout: float = 15 * 60
+    idle_timeout: float = 30 * 60
+    sweep_interval: float = 30.0
+    # Deal every new table from this seed instead of a random one: replays a
+    # reported game exactly, and lets tests compare runs.
+    table_seed: int | None = None
+    # Multiplies every turn timer; tests shrink two-minute turns to moments.
+    turn_time_scale: float = 1.0
+
+
+def tracked(
+    method: Callable[Concatenate[GameService, P], Awaitable[None]],
+) -> Callable[Concatenate[GameService, P], Awaitable[None]]:
+    """Let shutdown wait for this entry point to finish (see ``handling``)."""
+
+    @functools.wraps(method)
+    async def wrapper(self: GameService, *args: P.args, **kwargs: P.kwargs) -> None:
+        async with self.handling():
+            await method(self, *args, **kwargs)
+
+    return wrapper
+
+
+class Refusal(Exception):
+    """An action refused before anything changed; the text goes to the player."""
+
+
+class GameService:
+    def __init__(self, bot: RummyBot, db: Database, config: GameConfig) -> None:
+        self.bot = bot
+        self.db = db
+        self.config = config
+        self.tables = TableRegistry()
+        self.notifier = Notifier(bot, self.spawn)
+        self.refresher = TableRefresher(bot)
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._timers: dict[int, asyncio.Task[Any]] = {}
+        self.closing = False
+        # Imported here: the lobby, play and automation modules import this one.
+        from .automation import Automation
+        from .lobby import LobbyHandlers
+        from .play import PlayHandlers
+
+        self.lobby = LobbyHandlers(self)
+        self.play = PlayHandlers(self)
+        self.automation = Automation(self)
+
+    # --- background work ------------------------------------------------------
+    def spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any] | None:
+        """Run work that must not delay an interaction; failures are logged."""
+        if self.closing:
+            coro.close()
+            return None
+        task = asyncio.create_task(self._guarded(coro, name), name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    @contextlib.asynccontextmanager
+    async def handling(self) -> AsyncIterator[None]:
+        """Mark the running interaction handler, so shutdown lets it finish
+        (its save and follow-up edits) before the database closes."""
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+        try:
+            yield
+        finally:
+            if task is not None:
+                self._tasks.discard(task)
+
+    @staticmethod
+    async def _guarded(coro: Awaitable[Any], name: str) -> None:
+        try:
+            await coro
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("background task %s failed", name)
+
+    async def wait_idle(self, limit: float = 10.0) -> None:
+        """Wait until no background work is pending (used by tests and shutdown)."""
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            pending = [t for t in self._tasks if not t.done()]
+            pending += self.refresher.pending()
+            if not pending:
+                return
+            await asyncio.wait(pending, timeout=max(0.0, deadline - time.monotonic()))
+
+    async def close(self) -> None:
+        self.closing = True
+        for task in [*self._tasks, *self._timers.values()]:
+            task.cancel()
+        await asyncio.gather(*self._tasks, *self._timers.values(), return_exceptions=True)
+        self._timers.clear()
+        await self.refresher.close()
+
+    # --- answering ------------------------------------------------------------
+    @staticmethod
+    async def refuse(interaction: Interaction, text: str) -> None:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    async def tell_closed_dms(self, interaction: Interaction, table: Table) -> None:
+        """Tell a player once, privately, that their DMs are closed."""
+        user_id = interaction.user.id
+        if user_id not in table.dm_closed or user_id in table.dm_closed_told:
+            return
+        table.dm_closed_told.add(user_id)
+        await interaction.followup.send(
+            "I couldn't send you a DM (your DMs are closed to this server). "
+            "Press **Show hand** on the table whenever you want to see your cards.",
+            ephemeral=True,
+        )
+
+    # --- saving -----------------------------------------------------------------
+    async def commit(self, table: Table, snapshot: dict[str, Any]) -> bool:
+        """Save the table after a change; on failure put it back as it was.
+
+        A finished match is recorded and leaves the live set in one step, so a
+        score is never lost and never counted twice.
+        """
+        try:
+            if table.stage is Stage.FINISHED:
+                await self.db.record_match(
+                    match_record(table, abandoned=False), remove_live=table.channel_id
+                )
+            else:
+                await self.db.save_live_table(live_table(table))
+        except StorageError:
+            log.exception("could not save table in channel %s", table.channel_id)
+            table.restore(snapshot)
+            return False
+        if table.stage is Stage.FINISHED:
+            self.forget(table)
+        return True
+
+    def forget(self, table: Table) -> None:
+        self.tables.remove(table.channel_id)
+        timer = self._timers.pop(table.channel_id, None)
+        if timer is not None and timer is not asyncio.current_task():
+            timer.cancel()
+
+    # --- the one path for a game action ---------------------------------------------
+    async def apply(
+        self, table: Table, player: str, actions: Iterable[Action], *, by_human: bool
+    ) -> list[Event]:
+        """Apply actions for one player; raise ``RummyError`` with nothing changed."""
+        match = table.match
+        assert match is not None
+        turn_before = (match.hand_number, match.hand.turn)
+        events: list[Event] = []
+        actions = list(actions)
+        # The engine refuses a single action with nothing changed; a sequence
+        # (a computer's whole turn) needs its own way back.
+        snapshot = match.to_dict() if len(actions) > 1 else None
+        try:
+            for action in actions:
+                events += match.apply(player, action)
+        except RummyError:
+            if snapshot is not None:
+                table.match = Match.from_dict(snapshot)
+            raise
+        if by_human:
+            table.last_human_action = time.time()
+            seat = table.seat(player)
+            seat.missed_turns = 0
+        table.selections.pop(player, None)
+        names = table.names()
+        for event in events:
+            line = render.event_line(event, names)
+            if line:
+                table.log.append(line)
+        if match.hand.is_over:
+            table.stage = Stage.FINISHED if match.is_over else Stage.HAND_OVER
+            table.turn_deadline = None
+        elif (match.hand_number, match.hand.turn) != turn_before:
+            self.start_turn_clock(table)
+        return events
+
+    def start_turn_clock(self, table: Table) -> None:
+        """Give the player whose turn starts now the table's time limit."""
+        seat = table.current_seat
+        if seat is None or seat.played_by_computer or not table.rules.turn_timeout:
+            table.turn_deadline = None
+        else:
+            seconds = table.rules.turn_timeout * self.config.turn_time_scale
+            table.turn_deadline = time.time() + seconds
+
+    def after_change(
+        self, table: Table, *, turn_changed: bool = True, refresh: bool = True
+    ) -> None:
+        """Follow-up work once a change is saved and answered: the public table,
+        DMs, the next computer move, the turn timer."""
+        if refresh:
+            self.refresher.request(table)
+        if table.stage is Stage.FINISHED:
+            return
+        if turn_changed and table.stage is Stage.PLAYING:
+            seat = table.current_seat
+            if seat is not None and not seat.played_by_computer:
+                self.notifier.your_turn(table, seat)
+                self.spawn(self.refresh_hand_view(table, seat.key), "hand-view-refresh")
+        self.automation.schedule(table)
+
+    async def refresh_hand_view(self, table: Table, key: str) -> None:
+        """Bring a player's open hand view up to date when their turn starts."""
+        token = table.hand_views.get(key)
+        if token is None or time.time() - token.opened_at > 14 * 60:
+            table.hand_views.pop(key, None)
+            return
+        from .play import hand_payload
+
+        embed, view = hand_payload(table, key)
+        try:
+            await token.interaction.edit_original_response(embed=embed, view=view)
+        except discord.HTTPException:
+            table.hand_views.pop(key, None)
+
+    # --- entry points ----------------------------------------------------------------
+    @tracked
+    async def on_component(
+        self, interaction: Interaction, parsed: ComponentId | None, values: list[str]
+    ) -> None:
+        try:
+            await self._on_component(interaction, parsed, values)
+        except Exception:
+            log.exception("component %s failed", parsed)
+            if not interaction.response.is_done():
+                await interaction.response.send_message(
+                    "Something went wrong on my side; nothing was changed.", ephemeral=True
+                )
+
+    async def _on_component(
+        self, interaction: Interaction, parsed: ComponentId | None, values: list[str]
+    ) -> None:
+        if parsed is None:
+            await self.refuse(interaction, "That control is not one I recognise.")
+            return
+        if parsed.action == "lb":
+            from .stats import leaderboard_page_click
+
+            await leaderboard_page_click(self, interaction, parsed)
+            return
+        table = self.tables.get(parsed.channel_id)
+        if table is None or parsed.channel_id != interaction.channel_id:
+            await self.refuse(
+                interaction,
+                "There is no game running here any more. `/rummy start` opens a new one.",
+            )
+            return
+        handler = self.lobby.handlers.get(parsed.action) or self.play.handlers.get(parsed.action)
+        if handler is None:
+            await self.refuse(interaction, "That control is not one I recognise.")
+            return
+        async with table.lock:
+            if self.tables.get(parsed.channel_id) is not table:
+                await self.refuse(interaction, "That game has just ended.")
+                return
+            try:
+                await handler(interaction, table, parsed, values)
+            except Refusal as refusal:
+                await self.refuse(interaction, str(refusal))
+            except RummyError as error:
+                await self.refuse(interaction, str(error))
+            await self.tell_closed_dms(interaction, table)
+
+    # --- slash commands ------------------------------------------------------------------
+    @tracked
+    async def start_lobby(self, interaction: Interaction, rules: HouseRules) -> None:
+        channel_id = interaction.channel_id
+        assert channel_id is not None and interaction.guild_id is not None
+        existing = self.tables.get(channel_id)
+        if existing is not None:
+            link = self.table_link(existing)
+            await self.refuse(
+                interaction,
+                f"A game is already open in this channel: {link}. Join it, or wait for it to end.",
+            )
+            return
+        table = Table(
+            channel_id=channel_id,
+            guild_id=interaction.guild_id,
+            host_id=interaction.user.id,
+            rules=rules,
+            seed=(
+                self.config.table_seed
+                if self.config.table_seed is not None
+                else random.SystemRandom().randrange(2**53)
+            ),
+        )
+        await self.lobby.seat_human(table, interaction.user)
+        self.tables.add(table)
+        try:
+            await self.db.save_live_table(live_table(table))
+        except StorageError:
+            self.tables.remove(channel_id)
+            await self.refuse(interaction, NOT_SAVED)
+            return
+        from .views import lobby_view
+
+        async with table.lock:
+            response = await interaction.response.send_message(
+                embed=render.lobby_embed(table), view=lobby_view(table)
+            )
+            table.message_id = response.message_id
+            try:
+                await self.db.save_live_table(live_table(table))
+            except StorageError:
+                log.exception("could not record the lobby message id")
+        self.automation.schedule(table)
+
+    def table_link(self, table: Table) -> str:
+        if table.message_id is None:
+            return f"<#{table.channel_id}>"
+        return (
+            f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.message_id}"
+        )
+
+    @tracked
+    async def show_hand(self, interaction: Interaction) -> None:
+        """`/rummy hand`: the same private view as the table's Show hand button."""
+        table = self.tables.get(interaction.channel_id or 0)
+        if table is None:
+            await self.refuse(interaction, "There is no game in this channel.")
+            return
+        async with table.lock:
+            try:
+                await self.play.open_hand(interaction, table)
+            except Refusal as refusal:
+                await self.refuse(interaction, str(refusal))
+            await self.tell_closed_dms(interaction, table)
+
+    @tracked
+    async def show_rules(self, interaction: Interaction) -> None:
+        table = self.tables.get(interaction.channel_id or 0)
+        if table is not None:
+            text = render.rules_text(table.rules)
+        else:
+            rules = await self.guild_rules(interaction.guild_id)
+            text = render.rules_text(rules, server_default=True)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    async def guild_rules(self, guild_id: int | None) -> HouseRules:
+        if guild_id is None:
+            return HouseRules()
+        saved = await self.db.get_guild_rules(guild_id)
+        if saved is None:
+            return HouseRules()
+        try:
+            return HouseRules.from_dict(saved)
+        except RummyError:
+            log.warning("ignoring unreadable server defaults for guild %s", guild_id)
+            return HouseRules()
+
+    @tracked
+    async def end_game(self, interaction: Interaction) -> None:
+        """`/rummy end`: the host or a moderator stops the game in this channel."""
+        table = self.tables.get(interaction.channel_id or 0)
+        if table is None:
+            await self.refuse(interaction, "There is no game in this channel.")
+            return
+        member = interaction.user
+        allowed = member.id == table.host_id or (
+            isinstance(member, discord.Member) and interaction.permissions.manage_messages
+        )
+        if not allowed:
+            await self.refuse(
+                interaction,
+                "Only the host or a member with Manage Messages can end this game.",
+            )
+            return
+        async with table.lock:
+            if self.tables.get(table.channel_id) is not table:
+                await self.refuse(interaction, "That game has just ended.")
+                return
+            who = getattr(member, "display_name", member.name)
+            try:
+                await self.finish_abandoned(table)
+            except StorageError:
+                await self.refuse(interaction, NOT_SAVED)
+                return
+            await interaction.response.send_message(f"🛑 {who} ended the Rummy game here.")
+            self.refresher.replace(table, embed=render.ended_embed(table, who), view=None)
+
+    async def finish_abandoned(self, table: Table) -> None:
+        """Take a table out of play, keeping any completed hands in the records."""
+        if table.match is not None and table.match.history:
+            await self.db.record_match(
+                match_record(table, abandoned=True), remove_live=table.channel_id
+            )
+        else:
+            await self.db.delete_live_table(table.channel_id)
+        table.stage = Stage.FINISHED
+        self.forget(table)
+
+    # --- restart ---------------------------------------------------------------------------
+    async def restore(self) -> tuple[int, int]:
+        """Load every saved live table; set aside the ones that cannot be read."""
+        loaded = await self.db.load_live_tables()
+        restored = 0
+        broken = [(b.channel_id, b.error) for b in loaded.broken]
+        for saved in loaded.tables:
+            try:
+                table = Table.from_dict(saved.state)
+            except (RummyError, ValueError, KeyError, TypeError) as error:
+                log.error(
+                    "setting aside unreadable table in channel %s: %s", saved.channel_id, error
+                )
+                await self.db.set_aside_live_table(saved.channel_id, repr(error))
+                broken.append((saved.channel_id, repr(error)))
+                continue
+            if table.stage is Stage.FINISHED:
+                await self.db.delete_live_table(table.channel_id)
+                continue
+            self.tables.add(table)
+            restored += 1
+        for channel_id, _error in broken:
+            self.spawn(self.notifier.restore_failed(channel_id), "restore-failed-notice")
+        for table in self.tables:
+            self.automation.schedule(table)
+        return restored, len(broken)

@@ -1,0 +1,117 @@
+"""Keeps each table's public message up to date with as few edits as possible.
+
+Edits are coalesced per table: while one edit is in flight, any number of
+further changes collapse into a single follow-up edit drawn from the latest
+state. That keeps a busy table (computer players, quick humans) under
+Discord's per-channel edit limit and costs at most one edit per action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from . import render
+from .table import Stage, Table
+from .views import lobby_view, table_view
+
+if TYPE_CHECKING:
+    from bot import RummyBot
+
+log = logging.getLogger(__name__)
+
+# Discord refuses further edits of an old message after many edits (30046)
+# and a deleted message cannot be edited (10008): both move the table.
+MOVE_TABLE_CODES = {30046, 10008}
+
+Payload = tuple[discord.Embed, discord.ui.View | None]
+
+
+def public_payload(table: Table) -> Payload:
+    if table.stage is Stage.LOBBY:
+        return render.lobby_embed(table), lobby_view(table)
+    assert table.match is not None
+    outcome = table.match.hand.outcome
+    if table.stage in (Stage.HAND_OVER, Stage.FINISHED) and outcome is not None:
+        return render.hand_result_embed(table, outcome), table_view(table)
+    return render.table_embed(table), table_view(table)
+
+
+@dataclass
+class _Pending:
+    table: Table
+    dirty: bool = False
+    override: Payload | None = None
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+
+class TableRefresher:
+    def __init__(self, bot: RummyBot) -> None:
+        self.bot = bot
+        self._pending: dict[int, _Pending] = {}
+        self.on_moved: Callable[[Table], Awaitable[None]] | None = None
+
+    def request(self, table: Table) -> None:
+        """Ask for the table's message to show its current state, soon."""
+        self._mark(table, None)
+
+    def replace(self, table: Table, *, embed: discord.Embed, view: discord.ui.View | None) -> None:
+        """Show a fixed final message (the table has left play)."""
+        self._mark(table, (embed, view))
+
+    def pending(self) -> list[asyncio.Task[Any]]:
+        return [p.task for p in self._pending.values() if p.task is not None and not p.task.done()]
+
+    async def close(self) -> None:
+        tasks = self.pending()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def _mark(self, table: Table, override: Payload | None) -> None:
+        if table.message_id is None:
+            return
+        pending = self._pending.get(table.channel_id)
+        if pending is None or pending.table is not table:
+            pending = _Pending(table)
+            self._pending[table.channel_id] = pending
+        pending.dirty = True
+        if override is not None:
+            pending.override = override
+        if pending.task is None or pending.task.done():
+            pending.task = asyncio.create_task(
+                self._run(pending), name=f"table-refresh-{table.channel_id}"
+            )
+
+    async def _run(self, pending: _Pending) -> None:
+        table = pending.table
+        try:
+            while pending.dirty:
+                pending.dirty = False
+                embed, view = pending.override or public_payload(table)
+                await self._edit(table, embed, view)
+        except Exception:
+            log.exception("refreshing the table in channel %s failed", table.channel_id)
+        finally:
+            if self._pending.get(table.channel_id) is pending and not pending.dirty:
+                del self._pending[table.channel_id]
+
+    async def _edit(self, table: Table, embed: discord.Embed, view: discord.ui.View | None) -> None:
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        message_id = table.message_id
+        assert message_id is not None
+        try:
+            await channel.get_partial_message(message_id).edit(embed=embed, view=view)
+        except discord.HTTPException as error:
+            if error.code not in MOVE_TABLE_CODES:
+                raise
+            log.info("moving the table in channel %s to a fresh message", table.channel_id)
+            message = await channel.send(embed=embed, view=view)
+            table.message_id = message.id
+            if self.on_moved is not None:
+                await self.on_moved(table)

@@ -1,0 +1,239 @@
+"""One game in one channel: the lobby, the seats, the engine match and the
+Discord-side state around it (message ids, the action log, timers).
+
+Everything here serialises to plain JSON (``to_dict`` / ``from_dict``) so a
+live table survives a restart; the lock is the only thing that is not saved.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from engine import HouseRules, Match
+
+TABLE_FORMAT = 1
+LOG_LINES = 6
+MIN_SEATS = 2
+MAX_SEATS = 6
+# A person who misses this many turns in a row is replaced by a computer player.
+MISSED_TURNS_BEFORE_AUTOPILOT = 3
+
+
+class Stage(StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    HAND_OVER = "hand_over"
+    FINISHED = "finished"
+
+
+@dataclass
+class Seat:
+    """A place at the table: a person (``user_id``) or a computer (``level``)."""
+
+    key: str
+    name: str
+    user_id: int | None = None
+    level: str | None = None
+    missed_turns: int = 0
+    autopilot: bool = False
+
+    @property
+    def is_computer(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def played_by_computer(self) -> bool:
+        return self.user_id is None or self.autopilot
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "name": self.name,
+            "user_id": self.user_id,
+            "level": self.level,
+            "missed_turns": self.missed_turns,
+            "autopilot": self.autopilot,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Seat:
+        return cls(
+            key=str(data["key"]),
+            name=str(data["name"]),
+            user_id=None if data.get("user_id") is None else int(data["user_id"]),
+            level=data.get("level"),
+            missed_turns=int(data.get("missed_turns", 0)),
+            autopilot=bool(data.get("autopilot", False)),
+        )
+
+
+@dataclass
+class HandViewToken:
+    """The interaction behind a player's latest ephemeral hand view, so the view
+    can be refreshed when their turn comes. Its token works for 15 minutes."""
+
+    interaction: Any
+    opened_at: float
+
+
+@dataclass
+class Table:
+    channel_id: int
+    guild_id: int
+    host_id: int
+    rules: HouseRules
+    seed: int
+    seats: list[Seat] = field(default_factory=list)
+    stage: Stage = Stage.LOBBY
+    message_id: int | None = None
+    match: Match | None = None
+    log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    created_at: float = field(default_factory=time.time)
+    last_human_action: float = field(default_factory=time.time)
+    turn_deadline: float | None = None
+    selections: dict[str, list[str]] = field(default_factory=dict)
+    sort_modes: dict[str, str] = field(default_factory=dict)
+    dm_closed: set[int] = field(default_factory=set)
+    dm_closed_told: set[int] = field(default_factory=set)
+    next_cpu_number: int = 1
+    # Not saved: process-local coordination and short-lived Discord tokens.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    hand_views: dict[str, HandViewToken] = field(default_factory=dict, repr=False)
+
+    # --- seats -----------------------------------------------------------
+    def seat_of_user(self, user_id: int) -> Seat | None:
+        return next((seat for seat in self.seats if seat.user_id == user_id), None)
+
+    def seat(self, key: str) -> Seat:
+        return next(seat for seat in self.seats if seat.key == key)
+
+    def name_of(self, key: str | None) -> str:
+        if key is None:
+            return "nobody"
+        found = next((seat for seat in self.seats if seat.key == key), None)
+        return found.name if found is not None else key
+
+    def names(self) -> dict[str, str]:
+        return {seat.key: seat.name for seat in self.seats}
+
+    @property
+    def humans(self) -> list[Seat]:
+        return [seat for seat in self.seats if not seat.is_computer]
+
+    @property
+    def current_seat(self) -> Seat | None:
+        if self.match is None or self.stage is not Stage.PLAYING:
+            return None
+        turn = self.match.hand.turn
+        return None if turn is None else self.seat(turn)
+
+    @property
+    def hand_number(self) -> int:
+        return 0 if self.match is None else self.match.hand_number
+
+    # --- persistence -----------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": TABLE_FORMAT,
+            "channel_id": self.channel_id,
+            "guild_id": self.guild_id,
+            "host_id": self.host_id,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "seats": [seat.to_dict() for seat in self.seats],
+            "stage": self.stage.value,
+            "message_id": self.message_id,
+            "match": None if self.match is None else self.match.to_dict(),
+            "log": list(self.log),
+            "created_at": self.created_at,
+            "last_human_action": self.last_human_action,
+            "turn_deadline": self.turn_deadline,
+            "selections": {key: list(codes) for key, codes in self.selections.items()},
+            "sort_modes": dict(self.sort_modes),
+            "dm_closed": sorted(self.dm_closed),
+            "dm_closed_told": sorted(self.dm_closed_told),
+            "next_cpu_number": self.next_cpu_number,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Table:
+        """Rebuild a saved table; raises ``ValueError``/``KeyError``/``TypeError``
+        on a state this code cannot read (the caller sets such a table aside)."""
+        if data.get("format") != TABLE_FORMAT:
+            raise ValueError(f"unknown table format {data.get('format')!r}")
+        match_data = data.get("match")
+        return cls(
+            channel_id=int(data["channel_id"]),
+            guild_id=int(data["guild_id"]),
+            host_id=int(data["host_id"]),
+            rules=HouseRules.from_dict(data["rules"]),
+            seed=int(data["seed"]),
+            seats=[Seat.from_dict(seat) for seat in data["seats"]],
+            stage=Stage(data["stage"]),
+            message_id=None if data.get("message_id") is None else int(data["message_id"]),
+            match=None if match_data is None else Match.from_dict(match_data),
+            log=deque((str(line) for line in data.get("log", [])), maxlen=LOG_LINES),
+            created_at=float(data["created_at"]),
+            last_human_action=float(data["last_human_action"]),
+            turn_deadline=(
+                None if data.get("turn_deadline") is None else float(data["turn_deadline"])
+            ),
+            selections={str(k): [str(c) for c in v] for k, v in data["selections"].items()},
+            sort_modes={str(k): str(v) for k, v in data["sort_modes"].items()},
+            dm_closed={int(u) for u in data.get("dm_closed", [])},
+            dm_closed_told={int(u) for u in data.get("dm_closed_told", [])},
+            next_cpu_number=int(data.get("next_cpu_number", 1)),
+        )
+
+    def restore(self, snapshot: dict[str, Any]) -> None:
+        """Put this table back to an earlier ``to_dict`` snapshot, in place,
+        keeping its lock: used when an action could not be saved."""
+        other = Table.from_dict(snapshot)
+        for name in (
+            "rules",
+            "seed",
+            "seats",
+            "stage",
+            "message_id",
+            "match",
+            "log",
+            "last_human_action",
+            "turn_deadline",
+            "selections",
+            "sort_modes",
+            "dm_closed",
+            "dm_closed_told",
+            "next_cpu_number",
+            "host_id",
+        ):
+            setattr(self, name, getattr(other, name))
+
+
+class TableRegistry:
+    """Channel id -> the one table running there."""
+
+    def __init__(self) -> None:
+        self._tables: dict[int, Table] = {}
+
+    def get(self, channel_id: int) -> Table | None:
+        return self._tables.get(channel_id)
+
+    def add(self, table: Table) -> None:
+        if table.channel_id in self._tables:
+            raise ValueError(f"channel {table.channel_id} already has a table")
+        self._tables[table.channel_id] = table
+
+    def remove(self, channel_id: int) -> None:
+        self._tables.pop(channel_id, None)
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    def __iter__(self) -> Iterator[Table]:
+        return iter(list(self._tables.values()))

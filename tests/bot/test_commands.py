@@ -1,0 +1,87 @@
+"""/rummy leaderboard, stats, settings and rules."""
+
+from __future__ import annotations
+
+import time
+
+from db import HandRecord, MatchRecord, SeatRecord
+
+from .conftest import LaunchBot, Server
+
+
+def record(
+    guild_id: int, winner: tuple[int, str], loser: tuple[int, str], points: int
+) -> MatchRecord:
+    now = time.time()
+    return MatchRecord(
+        guild_id=guild_id,
+        channel_id=1,
+        seats=[
+            SeatRecord(str(winner[0]), winner[0], winner[1], False),
+            SeatRecord(str(loser[0]), loser[0], loser[1], False),
+        ],
+        rules={},
+        hands=[
+            HandRecord(
+                1,
+                str(winner[0]),
+                False,
+                {str(winner[0]): points, str(loser[0]): 0},
+                (str(winner[0]),),
+                "went_out",
+            )
+        ],
+        totals={str(winner[0]): points, str(loser[0]): 0},
+        winners=(str(winner[0]),),
+        abandoned=False,
+        started_at=now,
+        ended_at=now,
+    )
+
+
+async def test_leaderboard_pages_and_stats(server: Server, launch: LaunchBot) -> None:
+    bot = await launch()
+    assert bot.db is not None
+    empty = await server.ann.slash(server.channel, "rummy leaderboard")
+    assert "No finished games" in empty.text()
+    # Twelve players with distinct results, so the board has two pages.
+    for n in range(12):
+        await bot.db.record_match(
+            record(server.guild.id, (1000 + n, f"Player {n}"), (2000 + n, f"Loser {n}"), 10 + n)
+        )
+    await bot.db.record_match(record(999, (5, "Elsewhere"), (6, "Far"), 500))  # other server
+
+    board = await server.ann.slash(server.channel, "rummy leaderboard", order="points")
+    assert not board.ephemeral
+    text = board.text()
+    assert "**1.** Player 11" in text and "Page 1 of 3" in text and "Elsewhere" not in text
+    assert board.message is not None and board.message.button("Previous").get("disabled")
+    second = await server.bob.click(board.message, label="Next")
+    assert second.type == 7 and "Page 2 of 3" in second.text() and "**11.**" in second.text()
+
+    mine = await server.ann.slash(server.channel, "rummy stats")
+    assert "No finished games" in mine.text()
+    someone = await server.ann.slash(server.channel, "rummy stats", member=server.bob)
+    assert "No finished games" in someone.text()
+
+
+async def test_settings_need_manage_server_and_become_defaults(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch()
+    refused = await server.ann.slash(server.channel, "rummy settings", ace="high_or_low")
+    assert refused.ephemeral and "Manage Server" in refused.text()
+    saved = await server.mod.slash(server.channel, "rummy settings", ace="high_or_low", hands=3)
+    assert saved.ephemeral and "Server defaults" in saved.text()
+    assert "Q-K-A" in saved.text()
+    rules = await server.ann.slash(server.channel, "rummy rules")
+    assert rules.ephemeral and "Q-K-A" in rules.text() and "Server defaults" in rules.text()
+    await server.ann.slash(server.channel, "rummy start")
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.rules.ace.value == "high_or_low" and table.rules.hands == 3
+    # Options given to /rummy start still win over the defaults.
+    await server.bob.slash(server.other_channel, "rummy start", ace="low", target=60)
+    other = bot.game.tables.get(server.other_channel.id)
+    assert other is not None and other.rules.ace.value == "low" and other.rules.target == 60
+    at_table = await server.ann.slash(server.channel, "rummy rules")
+    assert "House rules at this table" in at_table.text()

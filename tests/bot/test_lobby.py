@@ -1,0 +1,132 @@
+"""The lobby: opening, seats, computer players, who may start or cancel."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests.fakediscord import FakeDiscord
+
+from .conftest import LaunchBot, Server
+from .harness import table_message
+
+
+def seat_lines(emu: FakeDiscord, server: Server) -> str:
+    return table_message(emu, server.channel).text()
+
+
+async def test_lobby_join_leave_and_start(server: Server, launch: LaunchBot) -> None:
+    emu = server.emu
+    bot = await launch()
+    opened = await server.ann.slash(server.channel, "rummy start", target=50)
+    assert opened.answered and not opened.ephemeral
+    assert "Ann" in opened.text() and "first to 50" in opened.text().lower()
+
+    joined = await server.bob.click(opened.message, label="Join")
+    assert joined.type == 7 and "Bob" in joined.text()
+    again = await server.bob.click(opened.message, label="Join")
+    assert again.ephemeral and "already have a seat" in again.text()
+
+    left = await server.bob.click(opened.message, label="Leave")
+    assert "Bob" not in left.message.text().split("Seats", 1)[1].split("House rules")[0]
+    not_seated = await server.cat.click(opened.message, label="Leave")
+    assert not_seated.ephemeral and "don't have a seat" in not_seated.text()
+
+    alone = await server.ann.click(opened.message, label="Start")
+    assert alone.ephemeral and "At least 2 players" in alone.text()
+
+    await server.bob.click(opened.message, label="Join")
+    not_host = await server.bob.click(opened.message, label="Start")
+    assert not_host.ephemeral and "Only the host" in not_host.text()
+
+    started = await server.ann.click(opened.message, label="Start")
+    assert started.type == 7 and not started.ephemeral
+    assert "hand 1" in started.text().lower()
+    assert {b["label"] for b in started.message.buttons()} == {"Show hand", "Rules"}
+
+    late = await server.cat.click(opened.message, label="Show hand")
+    assert late.ephemeral and "not playing" in late.text()
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and [s.name for s in table.seats] == ["Ann", "Bob"]
+    await bot.game.wait_idle()
+    # Both players were dealt their hands by DM.
+    assert any("Your cards" in m.text() for m in server.ann.dms())
+    assert any("Your cards" in m.text() for m in server.bob.dms())
+    assert emu.messages(server.channel)  # the table is public
+
+
+async def test_second_start_points_at_the_running_game(server: Server, launch: LaunchBot) -> None:
+    await launch()
+    await server.ann.slash(server.channel, "rummy start")
+    second = await server.bob.slash(server.channel, "rummy start")
+    assert second.ephemeral and "already open in this channel" in second.text()
+    # Another channel is free for its own game.
+    other = await server.bob.slash(server.other_channel, "rummy start")
+    assert not other.ephemeral and "Bob" in other.text()
+
+
+async def test_contradictory_options_are_refused(server: Server, launch: LaunchBot) -> None:
+    bot = await launch()
+    reply = await server.ann.slash(server.channel, "rummy start", target=50, hands=3)
+    assert reply.ephemeral and "not both" in reply.text()
+    assert bot.game.tables.get(server.channel.id) is None
+
+
+async def test_computers_join_and_only_the_host_adds_them(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch()
+    lobby = await server.ann.slash(server.channel, "rummy start")
+    await server.bob.click(lobby.message, label="Join")
+    refused = await server.bob.click(lobby.message, label="Add computer (hard)")
+    assert refused.ephemeral and "Only the host" in refused.text()
+    for _ in range(4):
+        await server.ann.click(lobby.message, label="Add computer (easy)")
+    full = lobby.message
+    assert full is not None and full.button("Join").get("disabled")
+    assert "🤖" in full.text() and "6/6" in full.text()
+    removed = await server.ann.click(lobby.message, label="Remove computer")
+    assert "5/6" in removed.text()
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and sum(s.is_computer for s in table.seats) == 3
+
+
+async def test_cancel_frees_the_channel(server: Server, launch: LaunchBot) -> None:
+    bot = await launch()
+    lobby = await server.ann.slash(server.channel, "rummy start")
+    await server.bob.click(lobby.message, label="Join")
+    refused = await server.bob.click(lobby.message, label="Cancel")
+    assert refused.ephemeral and "Only the host" in refused.text()
+    cancelled = await server.ann.click(lobby.message, label="Cancel")
+    assert cancelled.type == 7 and "cancelled" in cancelled.text()
+    assert cancelled.message is not None and not cancelled.message.buttons()
+    assert bot.game.tables.get(server.channel.id) is None
+    assert bot.db is not None and (await bot.db.load_live_tables()).tables == []
+    fresh = await server.bob.slash(server.channel, "rummy start")
+    assert not fresh.ephemeral
+
+
+async def test_simultaneous_joins_take_distinct_seats(server: Server, launch: LaunchBot) -> None:
+    bot = await launch()
+    lobby = await server.ann.slash(server.channel, "rummy start")
+    actors = [server.bob, server.cat, server.dan, server.eve, server.fay, server.outsider]
+    replies = await asyncio.gather(*(a.click(lobby.message, label="Join") for a in actors))
+    accepted = [r for r in replies if not r.ephemeral]
+    refused = [r for r in replies if r.ephemeral]
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and len(table.seats) == 6
+    assert len(accepted) == 5 and len(refused) == 1 and "full" in refused[0].text()
+    assert all(r.answered for r in replies)
+
+
+async def test_lobby_left_alone_closes_itself(server: Server, launch: LaunchBot) -> None:
+    bot = await launch()
+    lobby = await server.ann.slash(server.channel, "rummy start")
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None
+    await bot.game.automation.sweep(now=table.created_at + 14 * 60)
+    assert bot.game.tables.get(server.channel.id) is table
+    await bot.game.automation.sweep(now=table.created_at + 15 * 60 + 1)
+    await bot.game.wait_idle()
+    assert bot.game.tables.get(server.channel.id) is None
+    assert lobby.message is not None and "lobby closed" in lobby.message.text()
+    assert not lobby.message.buttons()

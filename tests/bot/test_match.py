@@ -1,0 +1,143 @@
+"""Complete matches through clicks only, and nobody ever sees another's hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import RummyBot
+from engine import Card
+
+from .conftest import LaunchBot, Server
+from .harness import TablePlayer, play_simple_turn, table_message
+from .test_play import start_game
+
+MAX_TURNS_IN_TEST = 400
+
+
+def current(bot: RummyBot, server: Server, seated: list[TablePlayer]) -> TablePlayer | None:
+    table = bot.game.tables.get(server.channel.id)
+    if table is None or table.match is None:
+        return None
+    turn = table.match.hand.turn
+    return next((p for p in seated if p.key == turn), None)
+
+
+class PrivacyWatch:
+    """Checks, after every step, that no card is shown to someone who may not know it.
+
+    Everybody may know the cards that have been face up this hand (discard pile,
+    melds). A player also knows the cards they have held themselves. Any other
+    card in a hand may appear only in its owner's ephemeral messages and DMs.
+    """
+
+    def __init__(self, bot: RummyBot, server: Server, seated: list[TablePlayer]) -> None:
+        self.bot, self.server, self.seated = bot, server, seated
+        self.face_up: set[Card] = set()
+        self.held: dict[str, set[Card]] = {}
+        self.hand_number = 0
+        self.checks = 0
+
+    def _dms_this_hand(self, player: TablePlayer) -> str:
+        dms = [m.text() for m in player.actor.dms()]
+        starts = [i for i, text in enumerate(dms) if text.startswith(f"Hand {self.hand_number} in")]
+        return "\n".join(dms[starts[-1] :] if starts else dms)
+
+    def check(self) -> None:
+        table = self.bot.game.tables.get(self.server.channel.id)
+        if table is None or table.match is None or table.match.hand.is_over:
+            return
+        hand = table.match.hand
+        if table.hand_number != self.hand_number:
+            self.hand_number, self.face_up, self.held = table.hand_number, set(), {}
+        self.face_up |= set(hand.discard_pile)
+        for meld in hand.melds:
+            self.face_up |= set(meld.cards)
+        for player in self.seated:
+            self.held.setdefault(player.key, set()).update(hand.hand_of(player.key))
+        # Earlier hands' results are public by then; this hand's messages start
+        # with its table message (snowflake ids grow with time).
+        assert table.message_id is not None
+        public = "\n".join(
+            m.text()
+            for m in self.server.emu.messages(self.server.channel)
+            if m.id >= table.message_id
+        )
+        for owner in self.seated:
+            secret = [c for c in hand.hand_of(owner.key) if c not in self.face_up]
+            for card in secret:
+                assert card.display not in public, f"{owner.actor.name}'s {card} is public"
+                for viewer in self.seated:
+                    if viewer is owner or card in self.held[viewer.key]:
+                        continue
+                    assert card.display not in self._dms_this_hand(viewer), (
+                        f"{owner.actor.name}'s {card} was sent to {viewer.actor.name}"
+                    )
+        self.checks += 1
+
+
+async def play_match(
+    bot: RummyBot, server: Server, seated: list[TablePlayer], watch: PrivacyWatch | None = None
+) -> None:
+    for _ in range(MAX_TURNS_IN_TEST):
+        table = bot.game.tables.get(server.channel.id)
+        if table is None:
+            return
+        if table.match is not None and table.match.hand.is_over:
+            await seated[0].actor.click(
+                table_message(server.emu, server.channel), label="Next hand"
+            )
+            await bot.game.wait_idle()
+            continue
+        player = current(bot, server, seated)
+        assert player is not None
+        await play_simple_turn(player, bot)
+        await bot.game.wait_idle()
+        if watch is not None:
+            watch.check()
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+async def test_complete_match(server: Server, launch: LaunchBot, players: int) -> None:
+    bot = await launch()
+    actors = [server.ann, server.bob, server.cat, server.dan, server.eve, server.fay][:players]
+    seated = [server.player(a) for a in actors]
+    await start_game(server, bot, seated, hands=2)
+    watch = PrivacyWatch(bot, server, seated)
+    await play_match(bot, server, seated, watch)
+    assert watch.checks > 0
+    final = table_message_text(server)
+    assert "Match over" in final and ("wins the match" in final or "Shared win" in final)
+    assert bot.game.tables.get(server.channel.id) is None
+    assert bot.db is not None
+    board = await bot.db.leaderboard(server.guild.id)
+    assert sorted(row.user_id for row in board.rows) == sorted(a.id for a in actors)
+    assert all(row.matches_played == 1 for row in board.rows)
+    assert sum(row.matches_won for row in board.rows) >= 1
+    # The channel is free again.
+    again = await server.ann.slash(server.channel, "rummy start")
+    assert not again.ephemeral
+
+
+def table_message_text(server: Server) -> str:
+    for message in reversed(server.emu.messages(server.channel)):
+        if "Match over" in message.text():
+            return message.text()
+    return ""
+
+
+async def test_player_with_closed_dms_is_told_once(server: Server, launch: LaunchBot) -> None:
+    bot = await launch()
+    server.bob.close_dms()
+    seated = [server.player(server.ann), server.player(server.bob)]
+    await start_game(server, bot, seated)
+    assert server.bob.dms() == []
+    assert any("Your cards" in m.text() for m in server.ann.dms())
+    first = await seated[1].open_hand()
+    await bot.game.wait_idle()
+    assert any("DMs are closed" in f.text() for f in first.followups)
+    second = await seated[1].open_hand()
+    await bot.game.wait_idle()
+    assert not any("DMs are closed" in f.text() for f in second.followups)
+    # The game goes on regardless.
+    assert bot.game.tables.get(server.channel.id) is not None

@@ -1,0 +1,220 @@
+"""Whole hands played through clicks: going out, rummy, empty stocks, lay-offs."""
+
+from __future__ import annotations
+
+from bot import RummyBot
+
+from .conftest import LaunchBot, Server
+from .harness import TablePlayer, rig_hand, table_message
+
+
+async def start_game(
+    server: Server, bot: RummyBot, seated: list[TablePlayer], **options: object
+) -> None:
+    for player in seated:
+        player.settle = bot.game.wait_idle
+    lobby = await seated[0].actor.slash(server.channel, "rummy start", **options)
+    for player in seated[1:]:
+        await player.actor.click(lobby.message, label="Join")
+    await seated[0].actor.click(lobby.message, label="Start")
+    await bot.game.wait_idle()
+
+
+def in_turn_order(bot: RummyBot, server: Server, seated: list[TablePlayer]) -> list[TablePlayer]:
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.match is not None
+    first = table.match.hand.turn
+    by_key = {p.key: p for p in seated}
+    order = list(table.match.players)
+    start = order.index(first)  # type: ignore[arg-type]
+    return [by_key[k] for k in order[start:] + order[:start]]
+
+
+async def test_going_out_by_discard_after_melding(server: Server, launch: LaunchBot) -> None:
+    bot = await launch()
+    seated = [server.player(server.ann), server.player(server.bob)]
+    await start_game(server, bot, seated, hands=1)
+    p1, p2 = in_turn_order(bot, server, seated)
+    await rig_hand(
+        bot,
+        server.channel.id,
+        {p1.key: ["7S", "8S", "9S", "2D"], p2.key: ["QH", "QD", "6C", "6D"]},
+        stock=["KD", "5C", "10S", "4H", "4S"],
+        discard=["JC"],
+    )
+    await p1.open_hand()
+    await p1.draw()
+    melded = await p1.meld(["7S", "8S", "9S"])
+    assert "7♠ 8♠ 9♠" in melded.text()
+    await p1.discard("KD")
+    await p2.open_hand()
+    await p2.draw()
+    await p2.discard("5C")
+    await p1.draw()
+    laid = await p1.lay_off(["10S"])
+    assert "7♠ 8♠ 9♠ 10♠" in laid.text()
+    final = await p1.discard("2D")
+    await bot.game.wait_idle()
+    result = table_message(server.emu, server.channel).text()
+    assert "went out" in result and "rummy" not in result.lower().split("went out")[1][:20]
+    assert "scores **32**" in result
+    assert "wins the match" in result
+    assert final.ephemeral
+    assert bot.game.tables.get(server.channel.id) is None
+    assert bot.db is not None
+    board = await bot.db.leaderboard(server.guild.id)
+    assert next((row.user_id, row.points, row.matches_won) for row in board.rows) == (
+        p1.actor.id,
+        32,
+        1,
+    )
+
+
+async def test_going_rummy_by_melding_everything(server: Server, launch: LaunchBot) -> None:
+    bot = await launch()
+    seated = [server.player(a) for a in (server.ann, server.bob, server.cat)]
+    await start_game(server, bot, seated, hands=2)
+    p1, p2, p3 = in_turn_order(bot, server, seated)
+    await rig_hand(
+        bot,
+        server.channel.id,
+        {p1.key: ["4H", "5H", "6H", "JC", "JD", "JS"], p2.key: ["2C", "3D"], p3.key: ["KS", "KH"]},
+        stock=["7H", "9C", "9D"],
+        discard=["AC"],
+    )
+    await p1.open_hand()
+    await p1.draw()
+    await p1.meld(["4H", "5H", "6H", "7H"])
+    done = await p1.meld(["JC", "JD", "JS"])
+    await bot.game.wait_idle()
+    result = table_message(server.emu, server.channel).text()
+    assert "rummy!" in result and "doubled" in result
+    assert "scores **50**" in result  # (2 + 3 + 10 + 10) doubled
+    assert "Your hand" not in done.text()
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.match is not None and table.match.totals[p1.key] == 50
+    # The next hand is dealt on a fresh message by any seated player.
+    old = table_message(server.emu, server.channel)
+    outsider = await server.dan.click(old, label="Next hand")
+    assert outsider.ephemeral and "not playing" in outsider.text()
+    dealt = await p3.actor.click(old, label="Next hand")
+    assert dealt.message is not None and not dealt.message.buttons()
+    await bot.game.wait_idle()
+    fresh = table_message(server.emu, server.channel)
+    assert fresh.id != old.id and "hand 2" in fresh.text().lower()
+
+
+async def test_discard_only_rule_keeps_a_card_to_throw(server: Server, launch: LaunchBot) -> None:
+    bot = await launch()
+    seated = [server.player(server.ann), server.player(server.bob)]
+    await start_game(server, bot, seated, go_out="discard_only", hands=1)
+    p1, p2 = in_turn_order(bot, server, seated)
+    await rig_hand(
+        bot,
+        server.channel.id,
+        {p1.key: ["4H", "5H", "6H"], p2.key: ["KC", "2D"]},
+        stock=["7H", "8C"],
+        discard=["AC"],
+    )
+    await p1.open_hand()
+    await p1.draw()
+    refused = await p1.meld(["4H", "5H", "6H", "7H"])
+    assert refused.ephemeral and "discard" in refused.text().lower()
+    assert sorted(p1.hand()) == sorted(["4H", "5H", "6H", "7H"])
+    await p1.meld(["4H", "5H", "6H"])
+    await p1.discard("7H")
+    await bot.game.wait_idle()
+    assert "scores **24**" in table_message(server.emu, server.channel).text()  # rummy: doubled
+
+
+async def test_turn_over_rule_ends_the_second_time_the_stock_runs_out(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch()
+    seated = [server.player(server.ann), server.player(server.bob)]
+    await start_game(server, bot, seated, empty_stock="turn_over", hands=1)
+    p1, p2 = in_turn_order(bot, server, seated)
+    await rig_hand(
+        bot,
+        server.channel.id,
+        {p1.key: ["KH", "QH"], p2.key: ["2S", "3D"]},
+        stock=["9C"],
+        discard=["2C", "5D", "JD"],
+    )
+    await p1.open_hand()
+    await p2.open_hand()
+    await p1.draw()
+    await p1.discard("KH")
+    turned = await p2.draw()  # declines the discard: the pile turns over, 2C on top
+    assert "2C" in p2.hand()
+    await bot.game.wait_idle()
+    assert "turned over" in table_message(server.emu, server.channel).text()
+    assert "2C" in p2.hand() and turned.ephemeral
+    await p2.discard("3D")
+    await p1.draw()
+    await p1.discard("QH")
+    await p2.draw()
+    await p2.discard("JD")
+    await p1.draw()
+    await p1.discard("KH")
+    await p2.draw()  # the stock is empty a second time: nobody is out
+    await bot.game.wait_idle()
+    result = table_message(server.emu, server.channel).text()
+    assert "Nobody went out" in result
+    assert "scores **10**" in result  # 14 - 4
+
+
+async def test_reshuffle_rule_rebuilds_the_stock_under_the_top_card(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch()
+    seated = [server.player(server.ann), server.player(server.bob)]
+    await start_game(server, bot, seated, hands=1)
+    p1, p2 = in_turn_order(bot, server, seated)
+    await rig_hand(
+        bot,
+        server.channel.id,
+        {p1.key: ["KH", "QH"], p2.key: ["2S", "3D"]},
+        stock=["9C"],
+        discard=["2C", "5D", "JD"],
+    )
+    await p1.open_hand()
+    await p1.draw()
+    await p1.discard("KH")
+    await p2.open_hand()
+    await p2.draw()
+    await bot.game.wait_idle()
+    table_text = table_message(server.emu, server.channel).text()
+    assert "shuffled" in table_text and "K♥" in table_text
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.match is not None
+    assert table.match.hand.stock_size == 2 and str(table.match.hand.discard_top) == "KH"
+
+
+async def test_lay_off_that_fits_two_melds_asks_which(server: Server, launch: LaunchBot) -> None:
+    bot = await launch()
+    seated = [server.player(server.ann), server.player(server.bob)]
+    await start_game(server, bot, seated)
+    p1, p2 = in_turn_order(bot, server, seated)
+    await rig_hand(
+        bot,
+        server.channel.id,
+        {p1.key: ["5H", "6H", "7H", "8S", "8D", "8C", "8H", "2C"], p2.key: ["KC", "KD"]},
+        stock=["QD", "3S"],
+        discard=["AC"],
+    )
+    await p1.open_hand()
+    await p1.draw()
+    await p1.meld(["5H", "6H", "7H"])
+    await p1.meld(["8S", "8D", "8C"])
+    asked = await p1.lay_off(["8H"])
+    assert "more than one meld" in asked.text()
+    assert p1.view is not None
+    chosen = await p1.actor.select(p1.view, "onto", ["1"])
+    assert "8♠ 8♦ 8♣ 8♥" in chosen.text() or "8♥" in chosen.text()
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.match is not None
+    assert len(table.match.hand.melds[1].cards) == 4
+    assert len(table.match.hand.melds[0].cards) == 3
+    await bot.game.wait_idle()
+    assert "laid off 8♥ on meld 2" in table_message(server.emu, server.channel).text()

@@ -1,0 +1,131 @@
+"""A restart or a crash in the middle of a game loses nothing."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from bot import RummyBot
+from cogs.game import GameConfig
+from db import Database
+
+from .conftest import FAST, LaunchBot, Server, StopBot
+from .harness import TablePlayer, play_simple_turn, table_message
+from .test_match import play_match
+from .test_play import start_game
+
+SEEDED = dataclasses.replace(FAST, table_seed=20261121)
+
+
+async def play_turns(bot: RummyBot, server: Server, seated: list[TablePlayer], turns: int) -> None:
+    for _ in range(turns):
+        table = bot.game.tables.get(server.channel.id)
+        assert table is not None and table.match is not None and table.match.hand.turn
+        player = next(p for p in seated if p.key == table.match.hand.turn)
+        await play_simple_turn(player, bot)
+        await bot.game.wait_idle()
+
+
+async def final_figures(path: Path, guild_id: int) -> list[tuple[int, int, int, int]]:
+    db = await Database.open(path)
+    try:
+        board = await db.leaderboard(guild_id, "points")
+        return [(r.user_id, r.points, r.hands_won, r.matches_won) for r in board.rows]
+    finally:
+        await db.close()
+
+
+@pytest.mark.parametrize("crash", [False, True], ids=["clean stop", "killed"])
+async def test_game_continues_after_restart_with_same_result(
+    server: Server, launch: LaunchBot, stop_bot: StopBot, tmp_path: Path, crash: bool
+) -> None:
+    seated = [server.player(server.ann), server.player(server.bob), server.player(server.cat)]
+
+    # The reference: the same seed and strategy, never interrupted.
+    reference_db = tmp_path / "reference.sqlite3"
+    bot = await launch(SEEDED, reference_db)
+    await start_game(server, bot, seated, hands=2)
+    await play_match(bot, server, seated)
+    await stop_bot(bot)
+    expected = await final_figures(reference_db, server.guild.id)
+    assert expected
+
+    # The same game, with the bot going down after a few turns.
+    bot = await launch(SEEDED)
+    await start_game(server, bot, seated, hands=2)
+    await play_turns(bot, server, seated, 5)
+    before = bot.game.tables.get(server.channel.id)
+    assert before is not None
+    saved_state = before.to_dict()
+    old_table = table_message(server.emu, server.channel)
+    await stop_bot(bot, crash=crash)
+
+    bot = await launch(SEEDED)
+    restored = bot.game.tables.get(server.channel.id)
+    assert restored is not None and bot.restored_tables == 1
+    assert restored.to_dict() == saved_state  # same hands, same turn, same scores
+    # The old message's buttons still work: its player opens a fresh hand view.
+    current = next(p for p in seated if p.key == restored.match.hand.turn)  # type: ignore[union-attr]
+    reply = await current.actor.click(old_table, label="Show hand")
+    assert reply.ephemeral and "Your hand" in reply.text()
+    for player in seated:
+        player.settle = bot.game.wait_idle
+    await play_match(bot, server, seated)
+    await stop_bot(bot)
+    db_path = tmp_path / "rummy.sqlite3"
+    assert await final_figures(db_path, server.guild.id) == expected
+
+
+async def test_unreadable_saved_table_is_set_aside(
+    server: Server, launch: LaunchBot, stop_bot: StopBot, db_path: Path
+) -> None:
+    bot = await launch()
+    seated = [server.player(server.ann), server.player(server.bob)]
+    await start_game(server, bot, seated)
+    lobby = await server.cat.slash(server.other_channel, "rummy start")
+    assert not lobby.ephemeral
+    await stop_bot(bot)
+
+    # Damage one saved game the way a bad deploy or a disk fault might.
+    db = await Database.open(db_path)
+    loaded = await db.load_live_tables()
+    broken = next(t for t in loaded.tables if t.channel_id == server.channel.id)
+    state = dict(broken.state)
+    state["match"] = {"version": 1, "nonsense": True}
+    await db.save_live_table(dataclasses.replace(broken, state=state))
+    await db.close()
+
+    bot = await launch(allow_errors=True)
+    await bot.game.wait_idle()
+    assert bot.restored_tables == 1 and bot.broken_tables == 1
+    assert bot.game.tables.get(server.channel.id) is None
+    assert bot.game.tables.get(server.other_channel.id) is not None  # the others still load
+    notices = [m.text() for m in server.emu.messages(server.channel)]
+    assert any("could not be restored" in text for text in notices)
+    assert bot.db is not None
+    kept = await bot.db.set_aside_tables()
+    assert [t.channel_id for t in kept] == [server.channel.id]
+    # The channel is usable again.
+    fresh = await server.ann.slash(server.channel, "rummy start")
+    assert not fresh.ephemeral
+
+
+async def test_failed_save_refuses_the_action_and_keeps_the_state(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch(GameConfig(computer_delay=0), allow_errors=True)
+    seated = [server.player(server.ann), server.player(server.bob)]
+    await start_game(server, bot, seated)
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.match is not None
+    first = next(p for p in seated if p.key == table.match.hand.turn)
+    await first.open_hand()
+    before = table.to_dict()
+    assert bot.db is not None
+    bot.db.abandon()  # every write now fails, as on a dead disk
+    reply = await first.draw()
+    assert reply.ephemeral and "could not be saved" in reply.text()
+    assert table.to_dict() == before
+    assert bot.game.tables.get(server.channel.id) is table
