@@ -57,12 +57,12 @@ class GameConfig:
 
 
 def tracked(
-    method: Callable[Concatenate[GameService, P], Awaitable[None]],
-) -> Callable[Concatenate[GameService, P], Awaitable[None]]:
+    method: Callable[Concatenate[GameService, P], Coroutine[Any, Any, None]],
+) -> Callable[Concatenate[GameService, P], Coroutine[Any, Any, None]]:
     """Let shutdown wait for this entry point to finish (see ``handling``)."""
 
     @functools.wraps(method)
-    async def wrapper(self: GameService, *args: P.args, **kwargs: P.kwargs) -> None:
+    async def wrapper(self: GameService, /, *args: P.args, **kwargs: P.kwargs) -> None:
         async with self.handling():
             await method(self, *args, **kwargs)
 

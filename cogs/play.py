@@ -137,7 +137,9 @@ class PlayHandlers:
         await interaction.response.edit_message(view=None)
         channel = interaction.channel
         assert isinstance(channel, discord.abc.Messageable)
-        fresh = await channel.send(embed=render.table_embed(table), view=table_view(table))
+        controls = table_view(table)
+        assert controls is not None, "a table in play always has its buttons"
+        fresh = await channel.send(embed=render.table_embed(table), view=controls)
         table.message_id = fresh.id
         await self.game.commit(table, table.to_dict())
         self.game.notifier.dealt(table)

@@ -111,7 +111,10 @@ class TableRefresher:
             if error.code not in MOVE_TABLE_CODES:
                 raise
             log.info("moving the table in channel %s to a fresh message", table.channel_id)
-            message = await channel.send(embed=embed, view=view)
+            if view is None:
+                message = await channel.send(embed=embed)
+            else:
+                message = await channel.send(embed=embed, view=view)
             table.message_id = message.id
             if self.on_moved is not None:
                 await self.on_moved(table)

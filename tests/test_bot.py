@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot import Settings, SettingsError
+from db.lock import ProcessLock
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -88,11 +89,9 @@ def test_running_without_a_token_exits_with_one_clear_line(tmp_path: Path) -> No
     assert result.stdout == ""
 
 
-async def test_second_process_on_the_same_database_refuses_to_start(tmp_path: Path) -> None:
-    from db import Database
-
+def test_second_process_on_the_same_database_refuses_to_start(tmp_path: Path) -> None:
     path = tmp_path / "rummy.sqlite3"
-    holder = await Database.open(path)  # the first bot process
+    holder = ProcessLock.acquire(path)  # what the first bot process holds while it runs
     try:
         env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
         env |= {"DISCORD_TOKEN": "not-a-real-token", "DATABASE_PATH": str(path)}
@@ -107,6 +106,6 @@ async def test_second_process_on_the_same_database_refuses_to_start(tmp_path: Pa
             timeout=60,
         )
     finally:
-        await holder.close()
+        holder.release()
     assert result.returncode == 1
     assert "Another bot process" in result.stderr and str(path) in result.stderr
