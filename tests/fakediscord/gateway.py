@@ -78,6 +78,8 @@ class Gateway:
         self.sessions: dict[str, Session] = {}
         self.connections: set[Connection] = set()
         self.changed: Callable[[], None] = lambda: None
+        # Called with each frame once it is written to the client's socket.
+        self.on_sent: Callable[[dict[str, Any]], None] | None = None
 
     # -- sending ---------------------------------------------------------------
 
@@ -92,6 +94,16 @@ class Gateway:
                 self._dispatch_to(session, event, visible)
                 count += 1
         return count
+
+    def dispatch_lazy(self, event: str, build: Callable[[], dict[str, Any]], *,
+                      guild_id: int | None = None) -> int:
+        """``dispatch`` for a payload worth building only if some session receives the
+        event (a bot without message intents never sees MESSAGE_UPDATE: under load,
+        rendering every table edit for nobody was most of the emulator's work)."""
+        if not any(s.owns(guild_id) and _receives(s.intents, event, guild_id)
+                   for s in self.sessions.values()):
+            return 0
+        return self.dispatch(event, build(), guild_id=guild_id)
 
     def has_session_for(self, guild_id: int | None) -> bool:
         return any(s.owns(guild_id) for s in self.sessions.values())
@@ -113,6 +125,8 @@ class Gateway:
                 await conn.ws.send_str(json.dumps(frame))
             except (ConnectionResetError, RuntimeError, aiohttp.ClientError):
                 return
+            if self.on_sent is not None:
+                self.on_sent(frame)
             self.traffic.gateway("send", frame)
 
     # -- the connection ------------------------------------------------------------
@@ -271,16 +285,22 @@ class Gateway:
             await self._close(conn, 1001, "Emulator stopping.")
 
 
+def _receives(intents: int, event: str, guild_id: int | None) -> bool:
+    """Whether a session with these intents receives the event at all."""
+    if event.startswith("GUILD_MEMBER") and not intents & GUILD_MEMBERS:
+        return False
+    if event.startswith(("GUILD_", "CHANNEL_")) and not intents & GUILDS:
+        return False
+    return not (event.startswith("MESSAGE_")
+                and not intents & (GUILD_MESSAGES if guild_id is not None else DIRECT_MESSAGES))
+
+
 def _filter_for_intents(intents: int, event: str, data: dict[str, Any], guild_id: int | None,
                         world: World) -> dict[str, Any] | None:
     """What a session with these intents receives of an event (None: nothing)."""
-    if event.startswith("GUILD_MEMBER") and not intents & GUILD_MEMBERS:
-        return None
-    if event.startswith(("GUILD_", "CHANNEL_")) and not intents & GUILDS:
+    if not _receives(intents, event, guild_id):
         return None
     if event.startswith("MESSAGE_"):
-        if not intents & (GUILD_MESSAGES if guild_id is not None else DIRECT_MESSAGES):
-            return None
         author = data.get("author", {}).get("id")
         mentions_bot = any(m.get("id") == str(world.bot.id) for m in data.get("mentions", []))
         if (guild_id is not None and not intents & MESSAGE_CONTENT and author is not None

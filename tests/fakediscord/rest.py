@@ -23,6 +23,7 @@ from . import payloads, spec
 from .components import limit_errors
 from .faults import FaultInjector
 from .gateway import Gateway
+from .ratelimits import RateLimits
 from .traffic import RecordedRequest, TrafficLog
 from .world import Channel, Interaction, Message, MessageFlag, World
 
@@ -81,8 +82,10 @@ def _compile(template: str) -> re.Pattern[str]:
 
 class RestApi:
     def __init__(self, world: World, gateway: Gateway, traffic: TrafficLog, faults: FaultInjector,
-                 problems: list[str], token: str, *, validate: bool = True) -> None:
+                 problems: list[str], token: str, *, validate: bool = True,
+                 rate_limits: RateLimits | None = None) -> None:
         self.world = world
+        self.rate_limits = rate_limits
         self.gateway = gateway
         self.traffic = traffic
         self.faults = faults
@@ -200,12 +203,17 @@ class RestApi:
             violation = spec.validate_body(record.method, route, body)
             if violation is not None:
                 self.problems.append(f"spec violation: {violation}")
+        limit_headers: dict[str, str] = {}
+        if self.rate_limits is not None:
+            refusal, limit_headers = self.rate_limits.check(record.method, route, params)
+            if refusal is not None:
+                return 429, refusal.body(), refusal.headers
         fault = self.faults.take(record.method, record.path, route)
         if fault is not None:
             answer, headers = fault.response()
             return fault.status, answer, headers
         status, answer = await handler(Req(record.method, route, params, record.query, body, files))
-        return status, answer, {}
+        return status, answer, limit_headers
 
     # -- users, application, gateway ----------------------------------------------------
 
@@ -324,7 +332,7 @@ class RestApi:
         interaction.response_type = kind
         interaction.responded_at = time.perf_counter()
         interaction.bot_writes_at_response = self.world.bot_writes
-        self.world.changed()
+        self.world.answered(interaction)
         if not req.flag("with_response"):
             return 204, None
         return 200, payloads.callback_response(self.world, interaction, kind, resource)
@@ -504,18 +512,18 @@ class RestApi:
         if interaction is not None and interaction.original_message_id is None:
             interaction.original_message_id = message.id
         if message.visible_to is None:
-            self.gateway.dispatch("MESSAGE_CREATE", payloads.message(self.world, message,
-                                                                     gateway=True),
-                                  guild_id=channel.guild_id)
+            self.gateway.dispatch_lazy(
+                "MESSAGE_CREATE", lambda: payloads.message(self.world, message, gateway=True),
+                guild_id=channel.guild_id)
         return message
 
     def _edit(self, message: Message, body: dict[str, Any], files: list[File]) -> None:
         self.world.apply_body(message, body, files)
         self.world.bot_writes += 1
         if message.visible_to is None:
-            self.gateway.dispatch("MESSAGE_UPDATE", payloads.message(self.world, message,
-                                                                     gateway=True),
-                                  guild_id=message.guild_id)
+            self.gateway.dispatch_lazy(
+                "MESSAGE_UPDATE", lambda: payloads.message(self.world, message, gateway=True),
+                guild_id=message.guild_id)
 
     def _delete(self, message: Message) -> None:
         self.world.delete_message(message)

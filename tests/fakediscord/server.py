@@ -21,6 +21,7 @@ from . import payloads
 from .actors import Actor, Reply
 from .faults import Fault, FaultInjector
 from .gateway import PRIVILEGED, Gateway
+from .ratelimits import RateLimits
 from .rest import API_PREFIX, RestApi
 from .traffic import RecordedRequest, TrafficLog
 from .world import (
@@ -44,18 +45,21 @@ class FakeDiscord:
     def __init__(self, *, token: str = DEFAULT_TOKEN, bot_name: str = "TestBot",
                  interaction_timeout: float = 3.0, deferred_timeout: float = 3.0,
                  validate: bool = True, privileged_intents: int = PRIVILEGED,
-                 traffic_path: str | os.PathLike[str] | None = None) -> None:
+                 traffic_path: str | os.PathLike[str] | None = None, record: bool = True,
+                 rate_limits: RateLimits | None = None) -> None:
         self.token = token
         self.interaction_timeout = interaction_timeout
         self.deferred_timeout = deferred_timeout
         self.world = World(bot_name)
         self.problems: list[str] = []
-        self.traffic = TrafficLog(traffic_path)
+        self.traffic = TrafficLog(traffic_path, keep=record)
         self.faults = FaultInjector()
+        self.rate_limits = rate_limits
         self.gateway = Gateway(self.world, self.traffic, token, self.problems,
                                lambda: self.gateway_url, privileged_intents)
+        self.gateway.on_sent = self._frame_sent
         self.rest = RestApi(self.world, self.gateway, self.traffic, self.faults, self.problems,
-                            token, validate=validate)
+                            token, validate=validate, rate_limits=rate_limits)
         self._changed = asyncio.Event()
         self.world.listeners.append(self._notify)
         self.gateway.changed = self._notify
@@ -224,6 +228,12 @@ class FakeDiscord:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), timeout=min(remaining, 0.05))
 
+    def _frame_sent(self, frame: dict[str, Any]) -> None:
+        if frame.get("t") == "INTERACTION_CREATE":
+            interaction = self.world.interactions.get(int(frame["d"]["id"]))
+            if interaction is not None and interaction.sent_at is None:
+                interaction.sent_at = time.perf_counter()
+
     def _notify(self) -> None:
         self._changed.set()
         self._changed = asyncio.Event()
@@ -237,9 +247,13 @@ class FakeDiscord:
         channel = self.world.channels[interaction.channel_id]
         app_permissions = self.world.permissions_in(self.world.bot.id, channel)
         payload = payloads.interaction(self.world, interaction, app_permissions=app_permissions)
+        answer = self.world.wait_answer(interaction)
         interaction.dispatched_at = time.perf_counter()
         self.gateway.dispatch("INTERACTION_CREATE", payload, guild_id=interaction.guild_id)
-        answered = await self._wait_until(lambda: interaction.answered, self.interaction_timeout)
+        # Woken by this interaction's own callback: with hundreds of people waiting at
+        # once, waking every one of them at every change of the world was quadratic.
+        await asyncio.wait([answer], timeout=self.interaction_timeout)
+        answered = interaction.answered
         if not answered:
             # Discord shows "This interaction failed" and the token can no longer answer.
             interaction.callback_closed = True

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -40,9 +41,13 @@ class RecordedRequest:
 class TrafficLog:
     """Keeps requests and gateway frames; mirrors them to ``$FAKEDISCORD_TRAFFIC``."""
 
-    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+    def __init__(self, path: str | os.PathLike[str] | None = None, *, keep: bool = True) -> None:
         self.requests: list[RecordedRequest] = []
         self.events: list[dict[str, Any]] = []
+        # keep=False: a long load run keeps nothing in memory (bodies of a hundred
+        # thousand requests add up) and counts through ``on_http`` instead.
+        self.keep = keep
+        self.on_http: list[Callable[[RecordedRequest], None]] = []
         target = path if path is not None else os.environ.get(ENV_VAR)
         self._file: IO[str] | None = None
         if target:
@@ -55,7 +60,12 @@ class TrafficLog:
             self._file = None
 
     def http(self, record: RecordedRequest) -> None:
-        self.requests.append(record)
+        if self.keep:
+            self.requests.append(record)
+        for observer in self.on_http:
+            observer(record)
+        if self._file is None:
+            return
         self._write({
             "kind": "http", "time": record.time, "method": record.method, "path": record.path,
             "route": record.route, "query": record.query, "status": record.status,
@@ -65,10 +75,13 @@ class TrafficLog:
 
     def gateway(self, direction: str, frame: dict[str, Any]) -> None:
         """``direction`` is "send" (emulator -> client) or "recv" (client -> emulator)."""
+        if not self.keep and self._file is None:
+            return
         entry = {"kind": "gateway", "time": time.time(), "direction": direction,
                  "op": frame.get("op"), "t": frame.get("t"), "s": frame.get("s"),
                  "d": _redact(frame)}
-        self.events.append(entry)
+        if self.keep:
+            self.events.append(entry)
         self._write(entry)
 
     def _write(self, entry: dict[str, Any]) -> None:

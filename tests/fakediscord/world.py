@@ -7,6 +7,7 @@ holds always shows the current state of that message.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import itertools
 import re
@@ -230,7 +231,10 @@ class Interaction:
     data: dict[str, Any]
     description: str  # "/rummy start by alice", for problem reports
     message_id: int | None = None  # the message a component was on
-    dispatched_at: float | None = None  # perf_counter() when INTERACTION_CREATE was sent
+    dispatched_at: float | None = None  # perf_counter() when INTERACTION_CREATE was queued
+    # perf_counter() when the frame was written to the bot's socket: later than
+    # dispatched_at only when the emulator's own loop is busy (load runs).
+    sent_at: float | None = None
     responded_at: float | None = None
     response_type: int | None = None
     original_message_id: int | None = None
@@ -259,6 +263,12 @@ class World:
         self.commands: dict[int | None, dict[str, dict[str, Any]]] = {None: {}}
         self._command_ids: dict[tuple[int | None, str, int], int] = {}
         self.listeners: list[Callable[[], None]] = []
+        # Indexes, so a long run (tens of thousands of interactions, thousands of
+        # DM channels) costs the same per request as a short test.
+        self._by_token: dict[str, Interaction] = {}
+        self._dm_of_user: dict[int, int] = {}
+        self._answer_waiters: dict[int, asyncio.Future[None]] = {}
+        self._channel_watchers: dict[int, list[asyncio.Future[None]]] = {}
         self._tokens = itertools.count(1)
         self.bot_writes = 0  # messages the bot created, edited or deleted, ever
         self.bot = self.create_user(bot_name, bot=True)
@@ -269,6 +279,37 @@ class World:
         """Tell waiters (actors, ``wait_for``) that something may have changed."""
         for listener in self.listeners:
             listener()
+
+    def watch_channel(self, channel_id: int) -> asyncio.Future[None]:
+        """A future done at the next change of any message in the channel (created,
+        edited, deleted, ephemeral ones included). Many simulated people waiting
+        for their turn wake only for their own channel, not for every change."""
+        future = asyncio.get_running_loop().create_future()
+        self._channel_watchers.setdefault(channel_id, []).append(future)
+        return future
+
+    def _channel_changed(self, channel_id: int) -> None:
+        for future in self._channel_watchers.pop(channel_id, ()):
+            if not future.done():
+                future.set_result(None)
+
+    def wait_answer(self, interaction: Interaction) -> asyncio.Future[None]:
+        """A future done once the bot's callback for ``interaction`` is applied."""
+        future = self._answer_waiters.get(interaction.id)
+        if future is None:
+            future = asyncio.get_running_loop().create_future()
+            if interaction.answered:
+                future.set_result(None)
+            else:
+                self._answer_waiters[interaction.id] = future
+        return future
+
+    def answered(self, interaction: Interaction) -> None:
+        """The callback of ``interaction`` was applied: wake whoever waits on it."""
+        future = self._answer_waiters.pop(interaction.id, None)
+        if future is not None and not future.done():
+            future.set_result(None)
+        self.changed()
 
     # -- people and places -------------------------------------------------
 
@@ -306,12 +347,13 @@ class World:
 
     def dm_channel(self, user: User) -> Channel:
         """The DM channel between ``user`` and the bot, made on first use."""
-        for channel in self.channels.values():
-            if channel.is_dm and channel.recipient_id == user.id:
-                return channel
+        known = self._dm_of_user.get(user.id)
+        if known is not None:
+            return self.channels[known]
         channel = Channel(self.ids.next(), ChannelType.DM, f"dm-{user.name}", recipient_id=user.id)
         self.channels[channel.id] = channel
         self.channel_log[channel.id] = []
+        self._dm_of_user[user.id] = channel.id
         return channel
 
     def shares_guild_with_bot(self, user_id: int) -> bool:
@@ -362,6 +404,7 @@ class World:
         self.channel_log[channel.id].append(message.id)
         if visible_to is None:
             channel.last_message_id = message.id
+        self._channel_changed(channel.id)
         self.changed()
         return message
 
@@ -393,6 +436,7 @@ class World:
             message.edits += 1
             message.edited_at = now_iso()
             message.flags &= ~MessageFlag.LOADING
+            self._channel_changed(message.channel_id)
         self.changed()
 
     def _attachment(self, message: Message, filename: str, data: bytes,
@@ -409,6 +453,7 @@ class World:
         log = self.channel_log.get(message.channel_id, [])
         if message.id in log:
             log.remove(message.id)
+        self._channel_changed(message.channel_id)
         self.changed()
 
     def channel_messages(self, channel_id: int, *, viewer: int | None = None,
@@ -481,10 +526,8 @@ class World:
             message_id=message.id if message is not None else None,
         )
         self.interactions[interaction.id] = interaction
+        self._by_token[interaction.token] = interaction
         return interaction
 
     def interaction_by_token(self, token: str) -> Interaction | None:
-        for interaction in self.interactions.values():
-            if interaction.token == token:
-                return interaction
-        return None
+        return self._by_token.get(token)
