@@ -145,7 +145,8 @@ class RummyBot(commands.Bot):
 
         assert isinstance(table, Table)
         async with table.lock:
-            if self.db is not None:
+            # A table that has left play must not come back into the live set.
+            if self.db is not None and self.game.tables.get(table.channel_id) is table:
                 try:
                     await self.db.save_live_table(live_table(table))
                 except StorageError:

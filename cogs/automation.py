@@ -128,7 +128,9 @@ class Automation:
 
     async def _retry_later(self, table: Table) -> None:
         await asyncio.sleep(5)
-        self.schedule(table)
+        # The channel may hold another game by now; its timer is not ours to replace.
+        if self.game.tables.get(table.channel_id) is table:
+            self.schedule(table)
 
     # --- turn timer ----------------------------------------------------------------------
     async def _turn_timeout(self, table: Table, marker: TurnMarker) -> None:
@@ -172,23 +174,33 @@ class Automation:
 
     async def sweep(self, now: float | None = None) -> None:
         """Close lobbies nobody started and tables nobody plays any more."""
-        now = time.time() if now is None else now
-        config = self.game.config
+        when = time.time() if now is None else now
         for table in self.game.tables:
-            if table.stage is Stage.LOBBY and now - table.created_at > config.lobby_timeout:
-                await self._close(table, "Nobody started this game, so the lobby closed.")
-            elif (
-                table.stage in (Stage.PLAYING, Stage.HAND_OVER)
-                and now - table.last_human_action > config.idle_timeout
-            ):
-                await self._close(
-                    table, "Nobody played for a long while, so the game was ended as abandoned."
-                )
+            if self._expired(table, when):
+                await self._close(table, when)
 
-    async def _close(self, table: Table, reason: str) -> None:
+    def _expired(self, table: Table, now: float) -> bool:
+        config = self.game.config
+        if table.stage is Stage.LOBBY:
+            return now - table.created_at > config.lobby_timeout
+        if table.stage in (Stage.PLAYING, Stage.HAND_OVER):
+            idle_since = max(table.last_human_action, table.last_seen)
+            return now - idle_since > config.idle_timeout
+        return False
+
+    async def _close(self, table: Table, now: float) -> None:
         async with table.lock:
-            if self.game.tables.get(table.channel_id) is not table:
+            # Decided again under the lock: a Start or a move may have landed
+            # while this waited for it.
+            if self.game.tables.get(table.channel_id) is not table or not self._expired(
+                table, now
+            ):
                 return
+            reason = (
+                "Nobody started this game, so the lobby closed."
+                if table.stage is Stage.LOBBY
+                else "Nobody played for a long while, so the game was ended as abandoned."
+            )
             try:
                 await self.game.finish_abandoned(table)
             except StorageError:

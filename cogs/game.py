@@ -27,6 +27,7 @@ from engine import Action, Event, HouseRules, Match, RummyError
 from . import render
 from .ids import ComponentId
 from .notify import Notifier
+from .pacing import REQUESTS_PER_SECOND, RequestBudget
 from .records import live_table, match_record
 from .refresh import TableRefresher
 from .table import Stage, Table, TableRegistry
@@ -38,6 +39,7 @@ log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 P = ParamSpec("P")
+UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction past its 3 s
 NOT_SAVED = "⚠️ That could not be saved, so it did not happen. Please try again in a moment."
 
 
@@ -54,6 +56,9 @@ class GameConfig:
     table_seed: int | None = None
     # Multiplies every turn timer; tests shrink two-minute turns to moments.
     turn_time_scale: float = 1.0
+    # Table edits and DMs a second, all tables together (see cogs/pacing.py);
+    # tests that play at machine speed against the emulator raise it.
+    request_rate: float = REQUESTS_PER_SECOND
 
 
 def tracked(
@@ -69,6 +74,20 @@ def tracked(
     return wrapper
 
 
+# What the public table needs: a game started without them would break at
+# the first edit or at the next hand (interaction answers need none of them).
+NEEDED_PERMISSIONS = {
+    "view_channel": "View Channel",
+    "send_messages": "Send Messages",
+    "embed_links": "Embed Links",
+    "read_message_history": "Read Message History",
+}
+
+
+def missing_permissions(granted: discord.Permissions) -> list[str]:
+    return [label for flag, label in NEEDED_PERMISSIONS.items() if not getattr(granted, flag)]
+
+
 class Refusal(Exception):
     """An action refused before anything changed; the text goes to the player."""
 
@@ -79,8 +98,10 @@ class GameService:
         self.db = db
         self.config = config
         self.tables = TableRegistry()
-        self.notifier = Notifier(bot, self.spawn)
-        self.refresher = TableRefresher(bot)
+        # One budget for the bot's own REST calls: Discord's global limit is per bot.
+        self.budget = RequestBudget(config.request_rate)
+        self.notifier = Notifier(bot, self.spawn, self.budget)
+        self.refresher = TableRefresher(bot, self.budget)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._timers: dict[int, asyncio.Task[Any]] = {}
         self.closing = False
@@ -261,10 +282,12 @@ class GameService:
             table.hand_views.pop(key, None)
             return
         from .play import hand_payload
+        from .views import release
 
         embed, view = hand_payload(table, key)
         try:
             await token.interaction.edit_original_response(embed=embed, view=view)
+            release(view)
         except discord.HTTPException:
             table.hand_views.pop(key, None)
 
@@ -275,7 +298,13 @@ class GameService:
     ) -> None:
         try:
             await self._on_component(interaction, parsed, values)
-        except Exception:
+        except Exception as error:
+            if isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
+                # Answered after Discord's 3 s: the token is dead and a second
+                # answer would fail the same way (on an overloaded bot, adding
+                # a request and a traceback to every late click).
+                log.warning("component %s was answered too late", parsed)
+                return
             log.exception("component %s failed", parsed)
             if not interaction.response.is_done():
                 await interaction.response.send_message(
@@ -308,6 +337,9 @@ class GameService:
             if self.tables.get(parsed.channel_id) is not table:
                 await self.refuse(interaction, "That game has just ended.")
                 return
+            if table.seat_of_user(interaction.user.id) is not None:
+                # Looking at your hand counts as being there, not only moving.
+                table.last_seen = time.time()
             try:
                 await handler(interaction, table, parsed, values)
             except Refusal as refusal:
@@ -327,6 +359,15 @@ class GameService:
             await self.refuse(
                 interaction,
                 f"A game is already open in this channel: {link}. Join it, or wait for it to end.",
+            )
+            return
+        missing = missing_permissions(interaction.app_permissions)
+        if missing:
+            await self.refuse(
+                interaction,
+                "I can't run a game in this channel: I need the "
+                + ", ".join(missing)
+                + " permission here. Ask a server admin to grant it, then try again.",
             )
             return
         table = Table(
@@ -435,8 +476,9 @@ class GameService:
             self.refresher.replace(table, embed=render.ended_embed(table, who), view=None)
 
     async def finish_abandoned(self, table: Table) -> None:
-        """Take a table out of play, keeping any completed hands in the records."""
-        if table.match is not None and table.match.history:
+        """Take a table out of play; a started match is recorded as abandoned
+        (no winner), with whatever hands it completed."""
+        if table.match is not None:
             await self.db.record_match(
                 match_record(table, abandoned=True), remove_live=table.channel_id
             )
@@ -451,10 +493,13 @@ class GameService:
         loaded = await self.db.load_live_tables()
         restored = 0
         broken = [(b.channel_id, b.error) for b in loaded.broken]
+        now = time.time()
         for saved in loaded.tables:
             try:
                 table = Table.from_dict(saved.state)
-            except (RummyError, ValueError, KeyError, TypeError) as error:
+            # A saved state can be damaged in any way; no single table may
+            # stop the bot from starting or the others from loading.
+            except Exception as error:
                 log.error(
                     "setting aside unreadable table in channel %s: %s", saved.channel_id, error
                 )
@@ -464,6 +509,7 @@ class GameService:
             if table.stage is Stage.FINISHED:
                 await self.db.delete_live_table(table.channel_id)
                 continue
+            table.resume_after(max(0.0, now - saved.updated_at))
             self.tables.add(table)
             restored += 1
         for channel_id, _error in broken:

@@ -48,6 +48,8 @@ class LobbyHandlers:
         if table.stage is not Stage.LOBBY:
             raise Refusal("This game has already started.")
         message = interaction.message
+        if message is not None and table.message_id is None:
+            table.message_id = message.id  # its id was lost to a failed save or a crash
         if message is not None and message.id != table.message_id:
             raise Refusal("That button is on an old message: use the current lobby.")
 
@@ -137,11 +139,13 @@ class LobbyHandlers:
         self.game.start_turn_clock(table)
         if not await self.game.commit(table, snapshot):
             raise Refusal(NOT_SAVED)
-        await interaction.response.edit_message(
-            embed=render.table_embed(table), view=table_view(table)
-        )
-        self.game.notifier.dealt(table)
-        self.game.after_change(table, refresh=False)
+        try:
+            await interaction.response.edit_message(
+                embed=render.table_embed(table), view=table_view(table)
+            )
+        finally:
+            self.game.notifier.dealt(table)
+            self.game.after_change(table, refresh=False)
 
     async def cancel(
         self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]

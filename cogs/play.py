@@ -23,10 +23,11 @@ from engine import (
 
 from . import render
 from .game import NOT_SAVED, Interaction, Refusal
+from .handles import InteractionHandle
 from .ids import ComponentId
 from .lobby import Handler
 from .table import HandViewToken, Seat, Stage, Table
-from .views import hand_view, lay_off_choice_view, table_view
+from .views import hand_view, lay_off_choice_view, release, table_view
 
 if TYPE_CHECKING:
     from .game import GameService
@@ -102,7 +103,8 @@ class PlayHandlers:
             await interaction.response.send_message(embed=embed, ephemeral=True)
             return
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
-        table.hand_views[seat.key] = HandViewToken(interaction, time.time())
+        release(view)
+        table.hand_views[seat.key] = HandViewToken(InteractionHandle(interaction), time.time())
 
     async def rules(
         self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]
@@ -130,20 +132,31 @@ class PlayHandlers:
         table.log.append(f"Hand {match.hand_number}: {dealer} dealt")
         table.last_human_action = time.time()
         self.game.start_turn_clock(table)
-        if not await self.game.commit(table, snapshot):
-            raise Refusal(NOT_SAVED)
         # The finished hand's message keeps its result; play moves to a fresh
         # message, which also keeps each message under Discord's edit limits.
-        await interaction.response.edit_message(view=None)
-        channel = interaction.channel
-        assert isinstance(channel, discord.abc.Messageable)
+        # It is posted before anything is saved: if the channel refuses it, the
+        # hand is not dealt and the old message keeps its Next hand button.
         controls = table_view(table)
         assert controls is not None, "a table in play always has its buttons"
-        fresh = await channel.send(embed=render.table_embed(table), view=controls)
+        channel = interaction.channel
+        assert isinstance(channel, discord.abc.Messageable)
+        try:
+            fresh = await channel.send(embed=render.table_embed(table), view=controls)
+        except discord.HTTPException as error:
+            table.restore(snapshot)
+            raise Refusal(
+                "I can't post in this channel (check my Send Messages and Embed Links "
+                "permissions), so the next hand was not dealt."
+            ) from error
         table.message_id = fresh.id
-        await self.game.commit(table, table.to_dict())
-        self.game.notifier.dealt(table)
-        self.game.after_change(table, refresh=False)
+        if not await self.game.commit(table, snapshot):
+            await fresh.delete()
+            raise Refusal(NOT_SAVED)
+        try:
+            await interaction.response.edit_message(view=None)
+        finally:
+            self.game.notifier.dealt(table)
+            self.game.after_change(table, refresh=False)
 
     # --- hand view: private, no game change ------------------------------------------
     async def _respond_hand(
@@ -151,8 +164,9 @@ class PlayHandlers:
     ) -> None:
         embed, view = hand_payload(table, key, note)
         await interaction.response.edit_message(embed=embed, view=view)
+        release(view)
         if view is not None:
-            table.hand_views[key] = HandViewToken(interaction, time.time())
+            table.hand_views[key] = HandViewToken(InteractionHandle(interaction), time.time())
 
     async def select_cards(
         self, interaction: Interaction, table: Table, parsed: ComponentId, values: list[str]
@@ -206,9 +220,13 @@ class PlayHandlers:
         await self.game.apply(table, seat.key, [action], by_human=True)
         if not await self.game.commit(table, snapshot):
             raise Refusal(NOT_SAVED)
-        await self._respond_hand(interaction, table, seat.key)
-        turn_after = table.match.hand.turn if table.match is not None else None
-        self.game.after_change(table, turn_changed=turn_after != turn_before)
+        # Once saved, the move has happened: the table, DMs and the next player's
+        # clock must follow even if answering this click fails (a late answer).
+        try:
+            await self._respond_hand(interaction, table, seat.key)
+        finally:
+            turn_after = table.match.hand.turn if table.match is not None else None
+            self.game.after_change(table, turn_changed=turn_after != turn_before)
 
     async def draw(
         self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]
@@ -292,5 +310,7 @@ class PlayHandlers:
             self.game.start_turn_clock(table)
         if not await self.game.commit(table, snapshot):
             raise Refusal(NOT_SAVED)
-        await self._respond_hand(interaction, table, seat.key)
-        self.game.after_change(table, turn_changed=False)
+        try:
+            await self._respond_hand(interaction, table, seat.key)
+        finally:
+            self.game.after_change(table, turn_changed=False)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from . import render
+from .pacing import URGENT, RequestBudget
 from .table import Stage, Table
 from .views import lobby_view, table_view
 
@@ -28,6 +29,10 @@ log = logging.getLogger(__name__)
 # Discord refuses further edits of an old message after many edits (30046)
 # and a deleted message cannot be edited (10008): both move the table.
 MOVE_TABLE_CODES = {30046, 10008}
+# An edit refused even after discord.py's own retries (rate limited, Discord
+# failing) is tried again later from the latest state: dropping it would leave
+# the channel showing an old position, or never the final result.
+RETRY_DELAYS = (2.0, 5.0, 10.0, 30.0)
 
 Payload = tuple[discord.Embed, discord.ui.View | None]
 
@@ -51,8 +56,9 @@ class _Pending:
 
 
 class TableRefresher:
-    def __init__(self, bot: RummyBot) -> None:
+    def __init__(self, bot: RummyBot, budget: RequestBudget | None = None) -> None:
         self.bot = bot
+        self.budget = budget or RequestBudget()
         self._pending: dict[int, _Pending] = {}
         self.on_moved: Callable[[Table], Awaitable[None]] | None = None
 
@@ -90,11 +96,26 @@ class TableRefresher:
 
     async def _run(self, pending: _Pending) -> None:
         table = pending.table
+        failures = 0
         try:
             while pending.dirty:
+                # The token first: whatever changes while it is awaited goes into
+                # the one edit drawn below.
+                await self.budget.take(URGENT)
                 pending.dirty = False
                 embed, view = pending.override or public_payload(table)
-                await self._edit(table, embed, view)
+                try:
+                    await self._edit(table, embed, view)
+                except discord.HTTPException as error:
+                    if error.status != 429 and error.status < 500:
+                        raise
+                    if failures == len(RETRY_DELAYS):
+                        raise
+                    pending.dirty = True
+                    await asyncio.sleep(RETRY_DELAYS[failures])
+                    failures += 1
+                else:
+                    failures = 0
         except Exception:
             log.exception("refreshing the table in channel %s failed", table.channel_id)
         finally:

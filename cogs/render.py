@@ -128,7 +128,9 @@ def table_embed(table: Table, *, now_deadline: float | None = None) -> discord.E
 
     if view.melds:
         meld_lines = [f"{i}. {describe_meld(m, names)}" for i, m in enumerate(view.melds, 1)]
-        embed.add_field(name="Melds", value=_clip("\n".join(meld_lines), 1024), inline=False)
+        for number, chunk in enumerate(_chunks(meld_lines, 1024)):
+            name = "Melds" if number == 0 else "Melds (continued)"
+            embed.add_field(name=name, value=chunk, inline=False)
     else:
         embed.add_field(name="Melds", value="none yet", inline=False)
 
@@ -313,6 +315,19 @@ def rules_text(rules: HouseRules, *, server_default: bool = False) -> str:
             *(f"• {line}" for line in rules.describe()),
         ]
     )
+
+
+def _chunks(lines: list[str], limit: int) -> list[str]:
+    """Join lines into as few texts of at most ``limit`` characters as possible
+    (Discord caps an embed field at 1024): a long meld list is split, never cut."""
+    chunks: list[str] = []
+    for line in lines:
+        line = _clip(line, limit)
+        if chunks and len(chunks[-1]) + 1 + len(line) <= limit:
+            chunks[-1] += "\n" + line
+        else:
+            chunks.append(line)
+    return chunks
 
 
 def _clip(text: str, limit: int) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from cogs.game import GameService
 
 Interaction = discord.Interaction[Any]
+log = logging.getLogger(__name__)
 
 RULE_DESCRIPTIONS = {
     "ace": "Aces low only, or high or low",
@@ -61,6 +63,19 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ba
     @property
     def game(self) -> GameService:
         return self.bot.game
+
+    async def cog_app_command_error(
+        self, interaction: Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """Whatever failed (most likely the database), the member gets an answer."""
+        if isinstance(error, app_commands.CheckFailure):
+            return  # interaction_check has answered already
+        log.error("/rummy command failed", exc_info=error)
+        text = "Something went wrong on my side; nothing was changed. Please try again."
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
 
     async def interaction_check(self, interaction: Interaction) -> bool:
         # Runs before every command of this cog: no command starts once the

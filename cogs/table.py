@@ -75,8 +75,9 @@ class Seat:
 
 @dataclass
 class HandViewToken:
-    """The interaction behind a player's latest ephemeral hand view, so the view
-    can be refreshed when their turn comes. Its token works for 15 minutes."""
+    """The interaction behind a player's latest ephemeral hand view (an
+    ``InteractionHandle``: its token, not the whole parsed interaction), so the
+    view can be refreshed when their turn comes. Its token works for 15 minutes."""
 
     interaction: Any
     opened_at: float
@@ -104,6 +105,9 @@ class Table:
     next_cpu_number: int = 1
     # Not saved: process-local coordination and short-lived Discord tokens.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    # A seated person's latest click of any kind; kept apart from the saved
+    # state so that a refused click still changes nothing.
+    last_seen: float = field(default=0.0, repr=False)
     hand_views: dict[str, HandViewToken] = field(default_factory=dict, repr=False)
 
     # --- seats -----------------------------------------------------------
@@ -111,7 +115,10 @@ class Table:
         return next((seat for seat in self.seats if seat.user_id == user_id), None)
 
     def seat(self, key: str) -> Seat:
-        return next(seat for seat in self.seats if seat.key == key)
+        for seat in self.seats:
+            if seat.key == key:
+                return seat
+        raise KeyError(f"no seat {key!r} at the table in channel {self.channel_id}")
 
     def name_of(self, key: str | None) -> str:
         if key is None:
@@ -168,7 +175,7 @@ class Table:
         if data.get("format") != TABLE_FORMAT:
             raise ValueError(f"unknown table format {data.get('format')!r}")
         match_data = data.get("match")
-        return cls(
+        table = cls(
             channel_id=int(data["channel_id"]),
             guild_id=int(data["guild_id"]),
             host_id=int(data["host_id"]),
@@ -190,6 +197,19 @@ class Table:
             dm_closed_told={int(u) for u in data.get("dm_closed_told", [])},
             next_cpu_number=int(data.get("next_cpu_number", 1)),
         )
+        seat_keys = tuple(seat.key for seat in table.seats)
+        if table.match is not None and table.match.players != seat_keys:
+            raise ValueError(f"seats {seat_keys} do not match the players of the saved match")
+        return table
+
+    def resume_after(self, downtime: float) -> None:
+        """The bot was away for ``downtime`` seconds: nobody could act, so every
+        clock (the turn timer, idle and lobby limits) moves on by that much.
+        A turn keeps the time it had left, neither a fresh timer nor none."""
+        self.created_at += downtime
+        self.last_human_action += downtime
+        if self.turn_deadline is not None:
+            self.turn_deadline += downtime
 
     def restore(self, snapshot: dict[str, Any]) -> None:
         """Put this table back to an earlier ``to_dict`` snapshot, in place,

@@ -69,6 +69,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         parsed = ComponentId.parse(self.custom_id)
         await _game(interaction).on_component(interaction, parsed, [])
+        release(self.view)  # the view discord.py rebuilt from the message to find us
 
 
 class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
@@ -113,9 +114,22 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         parsed = ComponentId.parse(self.custom_id)
         await _game(interaction).on_component(interaction, parsed, list(self.item.values))
+        release(self.view)  # the view discord.py rebuilt from the message to find us
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (GameButton, GameSelect)
+
+
+def release(view: discord.ui.View | discord.ui.LayoutView | None) -> None:
+    """Break the view <-> item reference cycles once a view has been sent.
+
+    A view and its items point at each other, so a spent view waited for the
+    cyclic garbage collector; at hundreds of clicks a second its full passes
+    took a quarter of the bot's CPU and held garbage in memory. A view of
+    dynamic items only is never kept by discord.py, so nothing still uses it.
+    """
+    if view is not None and all(isinstance(i, discord.ui.DynamicItem) for i in view.children):
+        view.clear_items()
 
 
 def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:

@@ -18,7 +18,13 @@ from tests.fakediscord.world import Channel, Guild
 
 from .harness import BotErrors, TablePlayer
 
-FAST = GameConfig(computer_delay=0, lobby_timeout=900, idle_timeout=1800, sweep_interval=3600)
+FAST = GameConfig(
+    computer_delay=0,
+    lobby_timeout=900,
+    idle_timeout=1800,
+    sweep_interval=3600,
+    request_rate=10_000,  # machine-speed play; pacing has its own tests
+)
 
 
 @dataclass

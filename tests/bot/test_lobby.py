@@ -130,3 +130,23 @@ async def test_lobby_left_alone_closes_itself(server: Server, launch: LaunchBot)
     assert bot.game.tables.get(server.channel.id) is None
     assert lobby.message is not None and "lobby closed" in lobby.message.text()
     assert not lobby.message.buttons()
+
+
+async def test_start_is_refused_where_the_bot_cannot_post(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch()
+    server.emu.set_permissions(server.channel, server.emu.bot_user, deny=2048)  # Send Messages
+    reply = await server.ann.slash(server.channel, "rummy start")
+    assert reply.ephemeral and "Send Messages" in reply.text()
+    assert bot.game.tables.get(server.channel.id) is None
+    other = await server.ann.slash(server.other_channel, "rummy start")
+    assert not other.ephemeral
+
+
+async def test_failed_database_read_still_answers(server: Server, launch: LaunchBot) -> None:
+    bot = await launch(allow_errors=True)
+    assert bot.db is not None
+    bot.db.abandon()  # every read now fails
+    reply = await server.ann.slash(server.channel, "rummy leaderboard")
+    assert reply.answered and reply.ephemeral and "went wrong" in reply.text()

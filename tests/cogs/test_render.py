@@ -94,3 +94,20 @@ def test_merge_rules_applies_options_and_refuses_contradictions() -> None:
 def test_rules_text_names_the_house_rules_in_force() -> None:
     text = render.rules_text(HouseRules.from_dict({"ace": "high_or_low", "hands": 4}))
     assert "Q-K-A" in text and "4" in text
+
+
+def test_a_long_meld_list_is_split_never_cut() -> None:
+    from engine import Meld, MeldKind, TableMeld
+
+    table = playing_table()
+    long_names = {seat.key: "N" * 32 for seat in table.seats}
+    run = tuple(Card.parse(c) for c in ("3S", "4S", "5S", "6S", "7S", "8S", "9S"))
+    melds = [
+        TableMeld(meld=Meld(MeldKind.RUN, run), owners=tuple(long_names)[:3] * 2 + ("1",))
+        for _ in range(12)
+    ]
+    lines = [f"{i}. {render.describe_meld(m, long_names)}" for i, m in enumerate(melds, 1)]
+    chunks = render._chunks(lines, 1024)
+    assert len(chunks) > 1 and all(len(chunk) <= 1024 for chunk in chunks)
+    joined = "\n".join(chunks)
+    assert all(f"{i}. " in joined for i in range(1, 13))  # the newest melds are not dropped
