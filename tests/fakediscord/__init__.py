@@ -139,18 +139,31 @@ body, files, status, response, time); ``emu.events`` the gateway frames;
 ``FAKEDISCORD_TRAFFIC=/path/file.jsonl`` all of it is also appended to that
 file, one JSON object a line.
 
+``FakeDiscord(record=False)`` keeps none of it in memory (a long load run);
+``emu.traffic.on_http`` observers still see every request as it is answered.
+
+``FakeDiscord(rate_limits=RateLimits())`` (``ratelimits.py``) enforces Discord's
+rate limits: 5 message sends or edits per 5 s per channel, other bot routes 50
+a second each, and 50 requests a second for the whole bot (interaction
+callbacks and webhooks exempt), with the ``X-RateLimit-*`` headers discord.py
+paces itself by and a 429 past them.
+
 ``python -m tests.fakediscord.bench`` prints login-to-ready time and
-interaction round trips.
+interaction round trips. ``python -m tests.fakediscord.load`` is the load
+benchmark: the real bot as a separate process, hundreds of simulated players
+(``load_players``), and the figures the README's Performance section lists.
 
 Limits
 ------
-No rate limits unless injected, no threads, reactions, pins, roles beyond
+No rate limits unless asked for, no threads, reactions, pins, roles beyond
 the per-member permission role, channel categories, voice, autocomplete or
 message-edit limits (30046); unknown routes are reported, so a missing one
 shows up at once. Modules: ``world`` (state), ``payloads`` (JSON shapes),
 ``rest``, ``gateway``, ``spec``, ``traffic``, ``faults``, ``commands``
 (slash building), ``components`` (reading components), ``actors``,
-``server`` (``FakeDiscord``), ``harness`` (running a client).
+``server`` (``FakeDiscord``), ``harness`` (running a client), ``ratelimits``;
+``load``, ``load_players``, ``load_process``, ``load_stats``, ``load_startup``
+(the load benchmark).
 """
 
 from .actors import Actor, Reply

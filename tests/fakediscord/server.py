@@ -51,6 +51,7 @@ class FakeDiscord:
         self.interaction_timeout = interaction_timeout
         self.deferred_timeout = deferred_timeout
         self.world = World(bot_name)
+        self.world.copy_bodies = record
         self.problems: list[str] = []
         self.traffic = TrafficLog(traffic_path, keep=record)
         self.faults = FaultInjector()

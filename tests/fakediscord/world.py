@@ -64,6 +64,10 @@ class InteractionType:
     MODAL_SUBMIT = 5
 
 
+def _same(value: Any) -> Any:
+    return value
+
+
 def now_iso() -> str:
     return datetime.now(UTC).isoformat()
 
@@ -271,6 +275,7 @@ class World:
         self._channel_watchers: dict[int, list[asyncio.Future[None]]] = {}
         self._tokens = itertools.count(1)
         self.bot_writes = 0  # messages the bot created, edited or deleted, ever
+        self.copy_bodies = True  # see apply_body
         self.bot = self.create_user(bot_name, bot=True)
         self.application_id = self.bot.id  # true of every application made since 2019
         self.owner = self.create_user("app-owner")
@@ -415,10 +420,13 @@ class World:
             message.content = body["content"] or ""
             message.mentions = [int(i) for i in MENTION.findall(message.content)
                                 if int(i) in self.users]
+        # Copied, so that a recorded request body and the stored message never share
+        # a list a test might change; without recording nothing else holds the body.
+        fresh = copy.deepcopy if self.copy_bodies else _same
         if "embeds" in body:
-            message.embeds = [{"type": "rich", **e} for e in copy.deepcopy(body["embeds"] or [])]
+            message.embeds = [{"type": "rich", **e} for e in fresh(body["embeds"] or [])]
         if "components" in body:
-            message.components = copy.deepcopy(body["components"] or [])
+            message.components = fresh(body["components"] or [])
         if body.get("flags") is not None:
             # Who sees a message is fixed when it is made (``visible_to``); a body's
             # EPHEMERAL bit on an edit is ignored, as by Discord.
