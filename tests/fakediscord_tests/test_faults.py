@@ -82,8 +82,10 @@ async def test_expired_token_gives_not_found_in_the_bot(scene: Scene) -> None:
 
 async def test_unexpired_token_edits_later(scene: Scene) -> None:
     first = await scene.alice.slash(scene.channel, "remember")
+    before = first.content
     await scene.alice.slash(scene.channel, "recall")
     await scene.emu.wait_for(lambda: first.content == "Edited later")
+    assert before != "Edited later" and first.message is not None
 
 
 async def test_unanswered_interaction_is_a_problem(scene: Scene) -> None:
