@@ -11,9 +11,11 @@ Printed: interactions sent; answered within 3 s and not; latency from
 INTERACTION_CREATE written to the bot's socket to its callback received
 (median, p90, p99, max); the bot's REST requests per player action by kind
 (callbacks, message edits, DMs, other); 429s received; the bot's peak memory
-(VmHWM) and per live table; the bot's CPU seconds per 1,000 actions. A
-"player action" is one interaction a player sent (a click, a select, a slash
-command).
+(VmHWM) per live table (the whole peak divided by the tables, and the part
+above the bot's memory right after login); the bot's CPU seconds per 1,000
+actions. A "player action" is one interaction a player sent (a click, a
+select, a slash command). ``--seed`` fixes the players' pauses; the bot deals
+every table from a random seed, so two runs play different hands.
 
 ``--startup N`` measures start-up instead: a database holding N saved live
 tables (built with the bot's own Table and Match classes, saved through
@@ -23,8 +25,11 @@ restored and has answered a click.
 Discord's rate limits are emulated (``ratelimits.py``: 5 message edits or
 sends per 5 s per channel, 50 requests a second for the whole bot, interaction
 callbacks exempt); ``--no-rate-limits`` turns them off. The emulator and the
-players share one core: the printout gives this process's CPU use, and a value
-near 100 % means the emulator, not the bot, was the limit.
+players share this process: the printout gives its CPU use and how late its
+event loop woke (p99), which is added to every latency measured. A busy
+emulator (near 100 %, or a late loop) means it, not the bot, was the limit.
+``--profile FILE`` runs the bot under cProfile; ``--latencies FILE`` writes
+every interaction's timing, to find when the slow ones happened.
 
 Not part of the test run, and it asserts nothing: it measures.
 """
@@ -49,7 +54,7 @@ from .load_process import BotProcess
 from .load_stats import KINDS, Latencies, RequestCounter
 from .ratelimits import RateLimits
 from .server import FakeDiscord
-from .world import Channel, Guild
+from .world import Channel, Guild, Interaction
 
 STALL_REPORT = 20.0  # seconds without a click at a table before its players are shown
 MAX_HANDS = 100  # the most /rummy start accepts: a --duration run never runs out
@@ -71,6 +76,7 @@ class LoadOptions:
     progress: bool = True
     startup: int | None = None  # saved live tables, for the start-up mode
     profile: Path | None = None  # run the bot under cProfile, statistics written here
+    latencies: Path | None = None  # write every interaction's timing here (CSV)
 
 
 @dataclass
@@ -182,7 +188,9 @@ async def run_load(options: LoadOptions) -> LoadResult:
         counter.active = True
         gc.disable()  # see _watch_loop
         lags: list[float] = []
-        watchers = [asyncio.create_task(_watch_loop(lags))]
+        rss_seen = [0]
+        watchers = [asyncio.create_task(_watch_loop(lags)),
+                    asyncio.create_task(_watch_memory(bot, rss_seen))]
         if options.progress:
             watchers.append(asyncio.create_task(
                 _report_progress(emu, bot, tables, before, started)))
@@ -197,8 +205,12 @@ async def run_load(options: LoadOptions) -> LoadResult:
         wall = time.perf_counter() - started
         bot_cpu = bot.cpu_seconds() - cpu_bot
         load_cpu = _cpu_self() - cpu_self
-        _, peak_kb = bot.memory_kb()
+        rss_kb, peak_kb = bot.memory_kb()
+        # The kernel updates VmHWM lazily: never report less than an RSS we saw.
+        peak_kb = max(peak_kb, rss_kb, rss_seen[0])
         interactions = [i for key, i in emu.world.interactions.items() if key not in before]
+        if options.latencies is not None:
+            _write_latencies(options.latencies, interactions, started)
         errors, warnings = bot.log_counts()
         counts = PlayerCounts()
         for table in tables:
@@ -227,6 +239,18 @@ async def run_load(options: LoadOptions) -> LoadResult:
             await bot.stop()
         await emu.stop()
         _clean(workdir, options.keep, bot)
+
+
+def _write_latencies(path: Path, interactions: list[Interaction], started: float) -> None:
+    """One line an interaction: when it was sent (s into the run), its latency, what."""
+    with path.open("w", encoding="utf-8") as out:
+        out.write("sent_s,latency_ms,what\n")
+        for i in interactions:
+            sent = i.sent_at or i.dispatched_at
+            took = "" if i.responded_at is None or sent is None else (
+                f"{(i.responded_at - sent) * 1000:.1f}")
+            where = "" if sent is None else f"{sent - started:.3f}"
+            out.write(f"{where},{took},{i.description.replace(',', ' ')}\n")
 
 
 def _clean(workdir: Path, keep: bool, bot: BotProcess | None) -> None:
@@ -283,6 +307,12 @@ async def _watch_loop(lags: list[float], every: float = 0.05) -> None:
         if now - collected > 0.2:
             gc.collect(0)
             collected = time.perf_counter()
+
+
+async def _watch_memory(bot: BotProcess, highest: list[int]) -> None:
+    while True:
+        highest[0] = max(highest[0], bot.memory_kb()[0])
+        await asyncio.sleep(0.5)
 
 
 async def _join(player: LoadPlayer, lobby_id: int) -> None:
@@ -409,6 +439,8 @@ def parse_args(argv: list[str] | None = None) -> LoadOptions:
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument("--profile", type=Path, metavar="FILE",
                         help="run the bot under cProfile and write its statistics to FILE")
+    parser.add_argument("--latencies", type=Path, metavar="FILE",
+                        help="write each interaction's send time and latency to FILE (CSV)")
     parser.add_argument("--startup", type=int, metavar="N",
                         help="measure start-up with N saved live tables instead")
     args = parser.parse_args(argv)
@@ -419,7 +451,7 @@ def parse_args(argv: list[str] | None = None) -> LoadOptions:
         duration=args.duration, tables_per_guild=max(1, args.tables_per_guild),
         rate_limits=not args.no_rate_limits, global_limit=args.global_limit or None,
         validate=args.validate, seed=args.seed, keep=args.keep, progress=not args.quiet,
-        startup=args.startup, profile=args.profile,
+        startup=args.startup, profile=args.profile, latencies=args.latencies,
     )
 
 

@@ -130,11 +130,11 @@ class LoadPlayer:
     async def until(self, look: Callable[[], T]) -> T | None:
         """Look until ``look()`` is truthy; None once the run's time is up."""
         while True:
+            if self.time_is_up():
+                return None
             seen = look()
             if seen:
                 return seen
-            if self.time_is_up():
-                return None
             change = self.emu.world.watch_channel(self.channel.id)
             await asyncio.wait([change], timeout=LOOK_INTERVAL)
 
