@@ -20,7 +20,6 @@ from dotenv import load_dotenv
 
 from cogs.game import GameConfig, GameService
 from cogs.rummy import RummyCog
-from cogs.views import DYNAMIC_ITEMS
 from db import Database, StorageError
 from db.lock import ProcessLock
 
@@ -127,7 +126,6 @@ class RummyBot(commands.Bot):
         self.db = await Database.open(self.settings.database_path)
         self.game = GameService(self, self.db, self.settings.game)
         self.game.refresher.on_moved = self._save_moved_table
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(RummyCog(self))
         self.restored_tables, self.broken_tables = await self.game.restore()
         log.info("restored %d live tables (%d set aside)", self.restored_tables, self.broken_tables)

@@ -282,12 +282,10 @@ class GameService:
             table.hand_views.pop(key, None)
             return
         from .play import hand_payload
-        from .views import release
 
         embed, view = hand_payload(table, key)
         try:
             await token.interaction.edit_original_response(embed=embed, view=view)
-            release(view)
         except discord.HTTPException:
             table.hand_views.pop(key, None)
 

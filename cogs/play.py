@@ -27,7 +27,7 @@ from .handles import InteractionHandle
 from .ids import ComponentId
 from .lobby import Handler
 from .table import HandViewToken, Seat, Stage, Table
-from .views import hand_view, lay_off_choice_view, release, table_view
+from .views import hand_view, lay_off_choice_view, table_view
 
 if TYPE_CHECKING:
     from .game import GameService
@@ -42,8 +42,9 @@ def hand_payload(
     outcome = match.hand.outcome
     if outcome is not None:
         return render.hand_result_embed(table, outcome), None
-    cards = render.sorted_hand(match.hand.hand_of(key), table.sort_modes.get(key, "rank"))
-    return render.hand_embed(table, key, note), hand_view(table, key, cards)
+    view = match.hand.view_for(key)
+    cards = render.sorted_hand(view.hand, table.sort_modes.get(key, "rank"))
+    return render.hand_embed(table, key, note, view), hand_view(table, key, cards, view)
 
 
 class PlayHandlers:
@@ -103,7 +104,6 @@ class PlayHandlers:
             await interaction.response.send_message(embed=embed, ephemeral=True)
             return
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
-        release(view)
         table.hand_views[seat.key] = HandViewToken(InteractionHandle(interaction), time.time())
 
     async def rules(
@@ -164,7 +164,6 @@ class PlayHandlers:
     ) -> None:
         embed, view = hand_payload(table, key, note)
         await interaction.response.edit_message(embed=embed, view=view)
-        release(view)
         if view is not None:
             table.hand_views[key] = HandViewToken(InteractionHandle(interaction), time.time())
 

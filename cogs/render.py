@@ -208,16 +208,21 @@ def sorted_hand(cards: Sequence[Card], mode: str) -> list[Card]:
     return sort_by_suit(cards) if mode == "suit" else sort_by_rank(cards)
 
 
-def hand_embed(table: Table, key: str, note: str | None = None) -> discord.Embed:
-    """The player's own hand: for an ephemeral message or a DM to that player only."""
+def hand_embed(
+    table: Table, key: str, note: str | None = None, view: HandView | None = None
+) -> discord.Embed:
+    """The player's own hand: for an ephemeral message or a DM to that player only.
+
+    ``view`` is the player's ``HandView`` when the caller has it already.
+    """
     match = table.match
     assert match is not None
-    view = match.hand.view_for(key)
+    view = view or match.hand.view_for(key)
     names = table.names()
     mode = table.sort_modes.get(key, "rank")
     cards = sorted_hand(view.hand, mode)
     selected = set(table.selections.get(key, []))
-    shown = " ".join(f"**[{c.display}]**" if str(c) in selected else c.display for c in cards)
+    shown = " ".join(f"**[{c.display}]**" if c.code in selected else c.display for c in cards)
     embed = discord.Embed(
         title=f"Your hand — {len(cards)} card{'s' * (len(cards) != 1)}",
         description=shown or "no cards",

@@ -13,6 +13,7 @@ from db import StorageError
 from engine import HouseRules, RummyError
 
 from . import render
+from .ids import ComponentId
 from .stats import show_leaderboard, show_stats
 
 if TYPE_CHECKING:
@@ -76,6 +77,21 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ba
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
+
+    @commands.Cog.listener("on_interaction")
+    async def route_component(self, interaction: Interaction) -> None:
+        """Every click and select on the bot's messages, routed by its custom id.
+
+        The bot sends no other components, so an id it cannot read (forged, or
+        from an older version) still gets an answer: a refusal.
+        """
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Any = interaction.data or {}
+        values = [str(value) for value in data.get("values", ())]
+        await self.game.on_component(
+            interaction, ComponentId.parse(str(data.get("custom_id", ""))), values
+        )
 
     async def interaction_check(self, interaction: Interaction) -> bool:
         # Runs before every command of this cog: no command starts once the

@@ -1,277 +1,202 @@
 """The bot's buttons and selects, and the views that lay them out.
 
-Every control is a ``DynamicItem``: a click is routed by its custom id alone,
-so it reaches its table whenever it arrives (before discord.py has stored the
-view, and after a restart). The callbacks only hand the click to the game
-service; what a click may do is decided there and in the engine.
+A view here is only what a message shows: its components written as Discord's
+payload (``Controls``). Clicks are routed by custom id alone (``route`` in
+``cogs/rummy.py``), so a click reaches its table whenever it arrives, before
+discord.py would have stored a view and after a restart, and what it may do is
+decided in the game service and the engine, never by the view.
+
+Why not discord.py's ``Button``/``Select`` items: building one hand view out of
+them cost about half a millisecond, and discord.py rebuilt the clicked
+message's whole view again to find a dynamic item, on every click. At hundreds
+of clicks a second those two were a third of the bot's CPU.
 """
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
 import discord
 
-from engine import Card, DrawStock, Phase, TakeDiscard
+from engine import Card, DrawStock, HandView, Phase, TakeDiscard
 
-from .ids import PREFIX, ComponentId, cid
+from .ids import cid
 from .table import MAX_SEATS, Stage, Table
 
-if TYPE_CHECKING:
-    from .game import GameService
+Component = dict[str, Any]
 
-SELECT_ACTIONS = ("cards", "onto", "level")
-_SELECT_ALT = "|".join(SELECT_ACTIONS)
-BUTTON_TEMPLATE = re.compile(
-    rf"{PREFIX}:(?!(?:{_SELECT_ALT}):)[a-z_]+:[0-9]{{1,20}}(?::[A-Za-z0-9_.-]{{1,40}})?"
-)
-SELECT_TEMPLATE = re.compile(
-    rf"{PREFIX}:(?:{_SELECT_ALT}):[0-9]{{1,20}}(?::[A-Za-z0-9_.-]{{1,40}})?"
-)
+PRIMARY = discord.ButtonStyle.primary
+SECONDARY = discord.ButtonStyle.secondary
+SUCCESS = discord.ButtonStyle.success
+DANGER = discord.ButtonStyle.danger
 
 
-class _HasGame(Protocol):
-    game: GameService
+class Controls(discord.ui.View):
+    """Rows of components, sent as they are; discord.py keeps nothing of them."""
+
+    def __init__(self, *rows: list[Component]) -> None:
+        super().__init__(timeout=None)
+        self.rows = [row for row in rows if row]
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return [{"type": 1, "components": row} for row in self.rows]
+
+    # Nothing to listen for: the routing is by custom id, so discord.py must
+    # not store this view (nor time it out) when it is sent.
+    def is_finished(self) -> bool:
+        return True
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+    def has_components_v2(self) -> bool:
+        return False
+
+    def find(self, label: str) -> Component | None:
+        """The component with this label (a button) or placeholder (a select)."""
+        for row in self.rows:
+            for component in row:
+                if label in (component.get("label"), component.get("placeholder")):
+                    return component
+        return None
 
 
-def _game(interaction: discord.Interaction[Any]) -> GameService:
-    client: _HasGame = interaction.client
-    return client.game
+def button(
+    custom_id: str, label: str, style: discord.ButtonStyle = SECONDARY, *, disabled: bool = False
+) -> Component:
+    return {
+        "type": 2,
+        "custom_id": custom_id,
+        "label": label,
+        "style": style.value,
+        "disabled": disabled,
+    }
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
-    def __init__(
-        self,
-        custom_id: str,
-        label: str,
-        *,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        disabled: bool = False,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=custom_id, disabled=disabled),
-            row=row,
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> GameButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(match.group(0), item.label or "", style=item.style, disabled=item.disabled)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        parsed = ComponentId.parse(self.custom_id)
-        await _game(interaction).on_component(interaction, parsed, [])
-        release(self.view)  # the view discord.py rebuilt from the message to find us
+def select(
+    custom_id: str,
+    placeholder: str,
+    options: list[Component],
+    *,
+    min_values: int = 1,
+    max_values: int = 1,
+) -> Component:
+    return {
+        "type": 3,
+        "custom_id": custom_id,
+        "placeholder": placeholder,
+        "options": options,
+        "min_values": min_values,
+        "max_values": max_values,
+    }
 
 
-class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
-    def __init__(
-        self,
-        custom_id: str,
-        *,
-        placeholder: str,
-        options: list[discord.SelectOption],
-        min_values: int = 1,
-        max_values: int = 1,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=custom_id,
-                placeholder=placeholder,
-                options=options,
-                min_values=min_values,
-                max_values=max_values,
-            ),
-            row=row,
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> GameSelect:
-        assert isinstance(item, discord.ui.Select)
-        return cls(
-            match.group(0),
-            placeholder=item.placeholder or "",
-            options=list(item.options) or [discord.SelectOption(label="-")],
-            min_values=item.min_values,
-            max_values=item.max_values,
-        )
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        parsed = ComponentId.parse(self.custom_id)
-        await _game(interaction).on_component(interaction, parsed, list(self.item.values))
-        release(self.view)  # the view discord.py rebuilt from the message to find us
-
-
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (GameButton, GameSelect)
-
-
-def release(view: discord.ui.View | discord.ui.LayoutView | None) -> None:
-    """Break the view <-> item reference cycles once a view has been sent.
-
-    A view and its items point at each other, so a spent view waited for the
-    cyclic garbage collector; at hundreds of clicks a second its full passes
-    took a quarter of the bot's CPU and held garbage in memory. A view of
-    dynamic items only is never kept by discord.py, so nothing still uses it.
-    """
-    if view is not None and all(isinstance(i, discord.ui.DynamicItem) for i in view.children):
-        view.clear_items()
-
-
-def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for item in items:
-        view.add_item(item)
-    return view
+def option(label: str, value: str, *, default: bool = False) -> Component:
+    return {"label": label, "value": value, "default": default}
 
 
 # --- lobby ---------------------------------------------------------------------
-def lobby_view(table: Table, *, computers: bool = True) -> discord.ui.View:
+def lobby_view(table: Table, *, computers: bool = True) -> Controls:
     ch = table.channel_id
     full = len(table.seats) >= MAX_SEATS
-    items: list[discord.ui.Item[Any]] = [
-        GameButton(
-            cid("join", ch), "Join", style=discord.ButtonStyle.primary, disabled=full, row=0
-        ),
-        GameButton(cid("leave", ch), "Leave", row=0),
-        GameButton(cid("start", ch), "Start", style=discord.ButtonStyle.success, row=0),
-        GameButton(cid("cancel", ch), "Cancel", style=discord.ButtonStyle.danger, row=0),
+    players = [
+        button(cid("join", ch), "Join", PRIMARY, disabled=full),
+        button(cid("leave", ch), "Leave"),
+        button(cid("start", ch), "Start", SUCCESS),
+        button(cid("cancel", ch), "Cancel", DANGER),
     ]
-    if computers:
-        items += [
-            GameButton(cid("addcpu", ch, "easy"), "Add computer (easy)", disabled=full, row=1),
-            GameButton(cid("addcpu", ch, "hard"), "Add computer (hard)", disabled=full, row=1),
-            GameButton(cid("dropcpu", ch), "Remove computer", row=1),
-        ]
-    return _view(*items)
+    if not computers:
+        return Controls(players)
+    return Controls(
+        players,
+        [
+            button(cid("addcpu", ch, "easy"), "Add computer (easy)", disabled=full),
+            button(cid("addcpu", ch, "hard"), "Add computer (hard)", disabled=full),
+            button(cid("dropcpu", ch), "Remove computer"),
+        ],
+    )
 
 
 # --- public table --------------------------------------------------------------
-def table_view(table: Table) -> discord.ui.View | None:
+def table_view(table: Table) -> Controls | None:
     ch = table.channel_id
     if table.stage is Stage.PLAYING:
-        return _view(
-            GameButton(cid("hand", ch), "Show hand", style=discord.ButtonStyle.primary),
-            GameButton(cid("rules", ch), "Rules"),
+        return Controls(
+            [button(cid("hand", ch), "Show hand", PRIMARY), button(cid("rules", ch), "Rules")]
         )
     if table.stage is Stage.HAND_OVER:
-        return _view(
-            GameButton(
-                cid("next", ch, table.hand_number), "Next hand", style=discord.ButtonStyle.success
-            ),
-            GameButton(cid("rules", ch), "Rules"),
+        return Controls(
+            [
+                button(cid("next", ch, table.hand_number), "Next hand", SUCCESS),
+                button(cid("rules", ch), "Rules"),
+            ]
         )
     return None
 
 
 # --- the private hand view -------------------------------------------------------
-def hand_view(table: Table, key: str, cards: list[Card]) -> discord.ui.View:
-    """The controls of one player's hand; buttons that cannot apply now are disabled."""
+def hand_view(
+    table: Table, key: str, cards: list[Card], view: HandView | None = None
+) -> Controls:
+    """The controls of one player's hand; buttons that cannot apply now are disabled.
+
+    ``view`` is the player's ``HandView`` when the caller has it already.
+    """
     match = table.match
     assert match is not None
     ch, hand_no = table.channel_id, table.hand_number
-    view = match.hand.view_for(key)
+    view = view or match.hand.view_for(key)
     selected = set(table.selections.get(key, []))
     my_turn = view.turn == key
     playing = my_turn and view.phase is Phase.PLAY
-    items: list[discord.ui.Item[Any]] = []
+    card_row: list[Component] = []
     if cards:
-        options = [
-            discord.SelectOption(label=c.display, value=str(c), default=str(c) in selected)
-            for c in cards[:25]
-        ]
-        items.append(
-            GameSelect(
+        options = [option(c.display, c.code, default=c.code in selected) for c in cards[:25]]
+        card_row.append(
+            select(
                 cid("cards", ch, hand_no),
-                placeholder="Select cards",
-                options=options,
+                "Select cards",
+                options,
                 min_values=0,
                 max_values=len(options),
-                row=0,
             )
         )
     legal = set(view.legal)
     n = len(selected)
-    items += [
-        GameButton(
-            cid("draw", ch, hand_no),
-            "Draw from stock",
-            style=discord.ButtonStyle.primary,
-            disabled=DrawStock() not in legal,
-            row=1,
-        ),
-        GameButton(
-            cid("take", ch, hand_no),
-            "Take discard",
-            style=discord.ButtonStyle.primary,
-            disabled=TakeDiscard() not in legal,
-            row=1,
-        ),
-        GameButton(
-            cid("meld", ch, hand_no),
-            "Meld",
-            style=discord.ButtonStyle.success,
-            disabled=not (playing and n >= 3),
-            row=1,
-        ),
-        GameButton(
-            cid("layoff", ch, hand_no),
-            "Lay off",
-            style=discord.ButtonStyle.success,
-            disabled=not (playing and n >= 1 and bool(view.melds)),
-            row=1,
-        ),
-        GameButton(
-            cid("discard", ch, hand_no),
-            "Discard",
-            style=discord.ButtonStyle.danger,
-            disabled=not (playing and n == 1),
-            row=1,
-        ),
-        GameButton(
-            cid("sort", ch, hand_no),
-            "Sort by suit" if table.sort_modes.get(key, "rank") == "rank" else "Sort by rank",
-            row=2,
-        ),
-        GameButton(cid("refresh", ch, hand_no), "Refresh", row=2),
+    moves = [
+        button(cid("draw", ch, hand_no), "Draw from stock", PRIMARY,
+               disabled=DrawStock() not in legal),
+        button(cid("take", ch, hand_no), "Take discard", PRIMARY,
+               disabled=TakeDiscard() not in legal),
+        button(cid("meld", ch, hand_no), "Meld", SUCCESS, disabled=not (playing and n >= 3)),
+        button(cid("layoff", ch, hand_no), "Lay off", SUCCESS,
+               disabled=not (playing and n >= 1 and bool(view.melds))),
+        button(cid("discard", ch, hand_no), "Discard", DANGER,
+               disabled=not (playing and n == 1)),
     ]
-    seat = table.seat(key)
-    if seat.autopilot:
-        items.append(
-            GameButton(
-                cid("reclaim", ch), "Take my seat back", style=discord.ButtonStyle.success, row=2
-            )
-        )
-    return _view(*items)
+    sort_label = "Sort by suit" if table.sort_modes.get(key, "rank") == "rank" else "Sort by rank"
+    tools = [
+        button(cid("sort", ch, hand_no), sort_label),
+        button(cid("refresh", ch, hand_no), "Refresh"),
+    ]
+    if table.seat(key).autopilot:
+        tools.append(button(cid("reclaim", ch), "Take my seat back", SUCCESS))
+    return Controls(card_row, moves, tools)
 
 
-def lay_off_choice_view(table: Table, meld_numbers: list[int]) -> discord.ui.View:
+def lay_off_choice_view(table: Table, meld_numbers: list[int]) -> Controls:
     ch, hand_no = table.channel_id, table.hand_number
-    options = [discord.SelectOption(label=f"Meld {i + 1}", value=str(i)) for i in meld_numbers[:25]]
-    return _view(
-        GameSelect(
-            cid("onto", ch, hand_no), placeholder="Lay off onto which meld?", options=options, row=0
-        ),
-        GameButton(cid("refresh", ch, hand_no), "Back", row=1),
+    options = [option(f"Meld {i + 1}", str(i)) for i in meld_numbers[:25]]
+    return Controls(
+        [select(cid("onto", ch, hand_no), "Lay off onto which meld?", options)],
+        [button(cid("refresh", ch, hand_no), "Back")],
     )
 
 
-def leaderboard_view(guild_id: int, order: str, page: int, pages: int) -> discord.ui.View:
-    return _view(
-        GameButton(cid("lb", guild_id, f"{order}.{page - 1}"), "Previous", disabled=page <= 1),
-        GameButton(cid("lb", guild_id, f"{order}.{page + 1}"), "Next", disabled=page >= pages),
+def leaderboard_view(guild_id: int, order: str, page: int, pages: int) -> Controls:
+    return Controls(
+        [
+            button(cid("lb", guild_id, f"{order}.{page - 1}"), "Previous", disabled=page <= 1),
+            button(cid("lb", guild_id, f"{order}.{page + 1}"), "Next", disabled=page >= pages),
+        ]
     )

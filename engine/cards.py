@@ -7,7 +7,7 @@ in replay files, and a display form with a suit symbol (``10♥``) for players.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from engine.errors import RummyError
@@ -74,6 +74,11 @@ class Card:
 
     rank: int
     suit: Suit
+    # Both written once: saving a table and drawing a hand view name every card,
+    # and building the name each time was a measurable part of every click.
+    code: str = field(init=False, repr=False, compare=False)
+    display: str = field(init=False, repr=False, compare=False)
+    """The card as players see it, with its suit symbol: ``10♥``, ``A♠``."""
 
     def __post_init__(self) -> None:
         if (
@@ -84,6 +89,8 @@ class Card:
             raise RummyError(f"{self.rank!r} is not a rank: ranks run from 1 (ace) to 13 (king)")
         if not isinstance(self.suit, Suit):
             raise RummyError(f"{self.suit!r} is not a suit")
+        object.__setattr__(self, "code", RANK_NAMES[self.rank] + self.suit.value)
+        object.__setattr__(self, "display", RANK_NAMES[self.rank] + _SYMBOLS[self.suit])
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -103,15 +110,10 @@ class Card:
         )
 
     def __str__(self) -> str:
-        return RANK_NAMES[self.rank] + self.suit.value
+        return self.code
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
-
-    @property
-    def display(self) -> str:
-        """The card as players see it, with its suit symbol: ``10♥``, ``A♠``."""
-        return RANK_NAMES[self.rank] + _SYMBOLS[self.suit]
 
     def points(self, rules: HouseRules) -> int:
         """Penalty value of the card when it is left in a hand at the end of a hand.

@@ -1010,20 +1010,20 @@ class Hand:
             "rules": self._rules.to_dict(),
             "dealer": self._dealer,
             "seed": self._seed,
-            "hands": {p: [str(c) for c in self._hands[p]] for p in self._players},
-            "stock": [str(c) for c in self._stock],
-            "discard": [str(c) for c in self._discard],
+            "hands": {p: [c.code for c in self._hands[p]] for p in self._players},
+            "stock": [c.code for c in self._stock],
+            "discard": [c.code for c in self._discard],
             "melds": [
                 {
                     "kind": m.meld.kind.value,
-                    "cards": [str(c) for c in m.meld.cards],
+                    "cards": [c.code for c in m.meld.cards],
                     "owners": list(m.owners),
                 }
                 for m in self._melds
             ],
             "turn": self.turn,
             "phase": self._phase.value,
-            "taken": None if self._taken is None else str(self._taken),
+            "taken": None if self._taken is None else self._taken.code,
             "melds_this_turn": self._melds_this_turn,
             "played_this_turn": self._played_this_turn,
             "played": [p for p in self._players if p in self._played],

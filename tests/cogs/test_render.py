@@ -54,11 +54,7 @@ def test_hand_view_enables_only_sensible_buttons() -> None:
 
     def states() -> dict[str, bool]:
         view = hand_view(table, key, cards)
-        return {
-            item.item.label: item.item.disabled  # type: ignore[attr-defined]
-            for item in view.children
-            if hasattr(item.item, "label")  # type: ignore[attr-defined]
-        }
+        return {c["label"]: c["disabled"] for row in view.rows for c in row if c["type"] == 2}
 
     before = states()
     assert before["Draw from stock"] is False and before["Discard"] is True

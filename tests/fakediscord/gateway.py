@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
+import orjson
 from aiohttp import web
 
 from . import payloads
@@ -122,7 +123,7 @@ class Gateway:
             if conn.ws.closed:
                 return
             try:
-                await conn.ws.send_str(json.dumps(frame))
+                await conn.ws.send_str(orjson.dumps(frame).decode())
             except (ConnectionResetError, RuntimeError, aiohttp.ClientError):
                 return
             if self.on_sent is not None:

@@ -334,14 +334,37 @@ class LoadPlayer:
 
 
 # --- reading messages ---------------------------------------------------------------
+@dataclass
+class _Controls:
+    """A message's buttons and selects, read once per version of the message."""
+
+    enabled: dict[str, bool]  # button label -> can be pressed
+    options: dict[str, list[str]]  # select name (the custom id's action) -> option values
+
+
+_CONTROLS: dict[int, tuple[int, _Controls]] = {}
+
+
+def _controls(message: Message) -> _Controls:
+    # Every player looks at its view each time its channel changes: reading the
+    # component tree anew each time made the players, not the bot, the bottleneck.
+    seen = _CONTROLS.get(message.id)
+    if seen is None or seen[0] != message.edits:
+        enabled = {str(b["label"]): not b["disabled"] for b in buttons(message.components)}
+        options = {
+            (s["custom_id"] or "::").split(":")[1]: [o["value"] for o in s["options"]]
+            for s in selects(message.components)
+        }
+        seen = _CONTROLS[message.id] = (message.edits, _Controls(enabled, options))
+    return seen[1]
+
+
 def _enabled(message: Message, label: str) -> bool:
-    return any(b["label"] == label and not b["disabled"] for b in buttons(message.components))
+    return _controls(message).enabled.get(label, False)
 
 
 def _has_select(message: Message | None, name: str) -> bool:
-    if message is None:
-        return False
-    return any(f":{name}:" in (s["custom_id"] or "") for s in selects(message.components))
+    return message is not None and name in _controls(message).options
 
 
 def _is_hand_view(message: Message | None) -> bool:
@@ -349,10 +372,7 @@ def _is_hand_view(message: Message | None) -> bool:
 
 
 def _options(message: Message, name: str) -> list[str]:
-    for menu in selects(message.components):
-        if f":{name}:" in (menu["custom_id"] or ""):
-            return [option["value"] for option in menu["options"]]
-    return []
+    return list(_controls(message).options.get(name, ()))
 
 
 def _table_melds(view: Message) -> list[Meld]:

@@ -9,7 +9,6 @@ Discord's status codes, error codes and JSON shapes.
 
 from __future__ import annotations
 
-import json
 import re
 import time
 import traceback
@@ -17,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from aiohttp import BodyPartReader, web
 
 from . import payloads, spec
@@ -184,7 +184,7 @@ class RestApi:
             self.problems.append(f"{method} {record.route or path} answered 400: {answer}")
         if status == 204 or answer is None:
             return web.Response(status=status, headers=headers)
-        return web.Response(status=status, body=json.dumps(answer).encode(),
+        return web.Response(status=status, body=orjson.dumps(answer),
                             headers={**JSON_HEADERS, **headers})
 
     async def _process(self, request: web.Request, record: RecordedRequest,
@@ -569,6 +569,6 @@ async def _read_body(request: web.Request) -> tuple[Any, list[File]]:
 
 def _parse_json(raw: bytes) -> Any:
     try:
-        return json.loads(raw)
+        return orjson.loads(raw)
     except ValueError:
         raise ApiError(400, 50109, "The request body contains invalid JSON.") from None
