@@ -7,11 +7,15 @@ the buttons, load the cog, restore live tables, sync the slash commands.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import os
 import sys
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import discord
 import yarl
@@ -164,6 +168,21 @@ class RummyBot(commands.Bot):
         await super().close()
 
 
+def run_event_loop(main: Coroutine[Any, Any, None]) -> None:
+    try:
+        import uvloop
+    except ImportError:  # Windows has no uvloop: the standard loop does the same job
+        asyncio.run(main)
+    else:
+        uvloop.run(main)
+
+
+async def serve(bot: RummyBot, token: str) -> None:
+    """Log in and run until stopped, closing the bot (and its database) on the way out."""
+    async with bot:
+        await bot.start(token)
+
+
 def main() -> int:
     load_dotenv()
     try:
@@ -181,7 +200,11 @@ def main() -> int:
     bot = RummyBot(settings)
     try:
         check_database_free(settings.database_path)
-        bot.run(settings.token, log_handler=None)
+        with contextlib.suppress(KeyboardInterrupt):
+            # uvloop: the same asyncio, with the event loop and sockets in C. At
+            # hundreds of clicks a second the loop's own bookkeeping was a tenth
+            # of the bot's CPU.
+            run_event_loop(serve(bot, settings.token))
     except StorageError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

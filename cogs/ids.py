@@ -36,4 +36,6 @@ class ComponentId:
 
 
 def cid(action: str, channel_id: int, arg: str | int | None = None) -> str:
-    return str(ComponentId(action, channel_id, None if arg is None else str(arg)))
+    """The custom id of a component; every hand view is dozens of these."""
+    base = f"{PREFIX}:{action}:{channel_id}"
+    return base if arg is None else f"{base}:{arg}"

@@ -41,3 +41,12 @@ async def test_a_save_after_close_is_refused(db: Database) -> None:
     await db.close()
     with pytest.raises(StorageError, match=r"channel 5 failed: the database .* is closed"):
         await db.save_live_table(table(5, 1))
+
+
+async def test_more_saves_than_one_statement_takes_all_land(db: Database) -> None:
+    from db.database import MAX_SAVES_PER_COMMIT
+
+    channels = range(2 * MAX_SAVES_PER_COMMIT + 7)
+    await asyncio.gather(*(db.save_live_table(table(channel, channel)) for channel in channels))
+    loaded = (await db.load_live_tables()).tables
+    assert sorted((t.channel_id, t.state["turn"]) for t in loaded) == [(c, c) for c in channels]

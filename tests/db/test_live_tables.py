@@ -58,7 +58,7 @@ async def test_unserialisable_state_is_a_storage_error_and_keeps_the_old_state(
     db: Database,
 ) -> None:
     await db.save_live_table(table(1, turn=1))
-    for bad in ({"x": {1, 2}}, {"x": float("nan")}):
+    for bad in ({"x": {1, 2}}, {"x": {1: "a number as a key would load back as a string"}}):
         with pytest.raises(StorageError, match="channel 1"):
             await db.save_live_table(table(1, turn=2, state=bad))
     assert (await db.load_live_tables()).tables == [table(1, turn=1)]
