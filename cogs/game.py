@@ -61,6 +61,11 @@ class GameConfig:
     request_rate: float = REQUESTS_PER_SECOND
 
 
+# Hand-view edits in flight at once (see refresh_hand_view). Each takes a few
+# milliseconds on an idle bot, so four keep up with a thousand quiet tables.
+HAND_VIEW_EDITS_AT_ONCE = 4
+
+
 def tracked(
     method: Callable[Concatenate[GameService, P], Coroutine[Any, Any, None]],
 ) -> Callable[Concatenate[GameService, P], Coroutine[Any, Any, None]]:
@@ -105,6 +110,9 @@ class GameService:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._timers: dict[int, asyncio.Task[Any]] = {}
         self.closing = False
+        # Hand views that will be brought up to date, and the edits under way.
+        self._hand_views_waiting: set[tuple[int, str]] = set()
+        self._hand_view_slots = asyncio.Semaphore(HAND_VIEW_EDITS_AT_ONCE)
         # Imported here: the lobby, play and automation modules import this one.
         from .automation import Automation
         from .lobby import LobbyHandlers
@@ -276,11 +284,33 @@ class GameService:
         self.automation.schedule(table)
 
     async def refresh_hand_view(self, table: Table, key: str) -> None:
-        """Bring a player's open hand view up to date when their turn starts."""
+        """Bring a player's open hand view up to date when their turn starts.
+
+        Edits wait for one of a few slots: on a bot busy answering clicks,
+        which Discord fails after 3 s, a hand view catching up a moment later
+        fails nobody. A player already waiting for an edit gets one edit, of
+        the state when its slot comes.
+        """
+        waiting = (table.channel_id, key)
+        if waiting in self._hand_views_waiting:
+            return
+        self._hand_views_waiting.add(waiting)
+        try:
+            await self._hand_view_slots.acquire()
+        finally:
+            self._hand_views_waiting.discard(waiting)
+        try:
+            await self._edit_hand_view(table, key)
+        finally:
+            self._hand_view_slots.release()
+
+    async def _edit_hand_view(self, table: Table, key: str) -> None:
         token = table.hand_views.get(key)
         if token is None or time.time() - token.opened_at > 14 * 60:
             table.hand_views.pop(key, None)
             return
+        if table.match is None or self.tables.get(table.channel_id) is not table:
+            return  # the game ended while the edit waited
         from .play import hand_payload
 
         embed, view = hand_payload(table, key)

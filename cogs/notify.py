@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Spawn = Callable[[Coroutine[Any, Any, Any], str], Any]
+Slot = tuple[int, int, str]  # user id, the table's channel id, which DM
 
 
 class Notifier:
@@ -36,10 +37,11 @@ class Notifier:
         # user id -> DM channel id. discord.py remembers only 128 DM channels, so
         # with more players every DM first asked Discord for the channel again.
         self._dm_channels: dict[int, int] = {}
-        # (user id, "dealt" or "turn") -> the DM of that kind waiting to go out to
-        # them: a newer one (a new hand, a new turn) takes the place of the older,
-        # so DMs held back by pacing never pile up past two a person.
-        self._waiting: dict[tuple[int, str], tuple[Table, Callable[[], str | None]]] = {}
+        # (user id, table's channel id, "dealt" or "turn") -> the DM of that kind
+        # waiting to go out: a newer one from the same table (a new hand, a new
+        # turn) takes the place of the older, so DMs held back by pacing never
+        # pile up past two a person a table; someone at two tables hears of both.
+        self._waiting: dict[Slot, tuple[Table, Callable[[], str | None]]] = {}
         # One task sends them all, oldest first: under load thousands of DMs may
         # wait for the budget, and a dict entry each costs far less than a task.
         self._drainer: asyncio.Task[Any] | None = None
@@ -50,7 +52,7 @@ class Notifier:
             assert seat.user_id is not None
             text = render.dealt_dm(table, seat.key, f"<#{table.channel_id}>")
             dealt = functools.partial(_while_hand, table, table.hand_number, text)
-            self._post(table, (seat.user_id, "dealt"), dealt)
+            self._post(table, (seat.user_id, table.channel_id, "dealt"), dealt)
 
     def your_turn(self, table: Table, seat: Seat) -> None:
         if seat.user_id is None:
@@ -69,9 +71,9 @@ class Notifier:
             )
             return render.turn_dm(table, key, jump)
 
-        self._post(table, (seat.user_id, "turn"), text)
+        self._post(table, (seat.user_id, table.channel_id, "turn"), text)
 
-    def _post(self, table: Table, slot: tuple[int, str], text: Callable[[], str | None]) -> None:
+    def _post(self, table: Table, slot: Slot, text: Callable[[], str | None]) -> None:
         if slot[0] in table.dm_closed:
             return
         self._waiting[slot] = (table, text)
@@ -87,7 +89,7 @@ class Notifier:
                 table, text = self._waiting.pop(slot)
                 body = text()  # None: no longer true (the turn passed, a new hand)
                 if body is not None and slot[0] not in table.dm_closed:
-                    self.spawn(self._deliver(table, slot[0], body), f"dm-{slot[1]}")
+                    self.spawn(self._deliver(table, slot[0], body), f"dm-{slot[2]}")
                     break
 
     async def _deliver(self, table: Table, user_id: int, text: str) -> None:

@@ -92,3 +92,18 @@ async def test_a_turn_dm_held_back_until_the_turn_passed_is_dropped() -> None:
     budget.open.set()
     await settle(tasks)
     assert bot.sent == []
+
+
+async def test_someone_at_two_tables_hears_of_both_turns() -> None:
+    notifier, bot, budget, tasks = await notifier_with_held_budget()
+    here, there = playing_table(), playing_table()
+    there.channel_id = 11
+    for table in (here, there):
+        seat = table.current_seat
+        assert seat is not None and seat.user_id == 1
+        notifier.your_turn(table, seat)
+    budget.open.set()
+    await settle(tasks)
+    mine = [text for user, text in bot.sent if user == 1]
+    assert len(mine) == 2
+    assert any("/10/" in text for text in mine) and any("/11/" in text for text in mine)

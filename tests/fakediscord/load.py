@@ -104,6 +104,7 @@ class LoadResult:
     tables_finished: int
     hands_played: int
     players: PlayerCounts
+    handoffs: list[float]  # seconds, sorted: see LoadPlayer.handoffs
     bot_errors: int
     bot_warnings: int
     problems: list[str] = field(default_factory=list)
@@ -230,6 +231,7 @@ async def run_load(options: LoadOptions) -> LoadResult:
             live_tables=sum(t.started for t in tables),
             tables_started=sum(t.started for t in tables), tables_finished=finished,
             hands_played=sum(t.players[0].counts.hands for t in tables), players=counts,
+            handoffs=sorted(h for t in tables for player in t.players for h in player.handoffs),
             bot_errors=errors, bot_warnings=warnings,
             problems=[p for p in emu.problems[problems_before:]
                       if not p.startswith("interaction ")],
@@ -406,6 +408,12 @@ def format_report(result: LoadResult) -> str:
     lines.append(f"CPU seconds per 1,000 actions  {per_1000:.2f}   "
                  f"(bot CPU {result.bot_cpu:.1f} s, {result.bot_cpu / result.wall * 100:.0f}% "
                  "of a core)")
+    handoffs = result.handoffs
+    if handoffs:
+        lines.append(f"turn hand-off (discard answered -> next player's view shows the turn) "
+                     f"median {_ms(handoffs[len(handoffs) // 2])}, "
+                     f"p99 {_ms(handoffs[min(len(handoffs) - 1, int(len(handoffs) * 0.99))])} "
+                     f"({len(handoffs)} turns)")
     p = result.players
     lag = result.load_lag
     lag_p99 = lag[min(len(lag) - 1, int(len(lag) * 0.99))] if lag else 0.0

@@ -77,6 +77,9 @@ def public_table(emu: FakeDiscord, channel: Channel) -> TableSight | None:
 
 _SIGHTS: dict[int, tuple[int, TableSight]] = {}
 
+# When each channel's last turn ended (a discard answered), for the hand-off time.
+_TURN_PASSED: dict[int, float] = {}
+
 
 def read_table(message: Message, title: str) -> TableSight:
     embed = message.embeds[0]
@@ -115,6 +118,9 @@ class LoadPlayer:
     view_id: int | None = None
     counts: PlayerCounts = field(default_factory=PlayerCounts)
     last_action: float = field(default_factory=time.monotonic)
+    # Seconds from the previous player's discard being answered until this
+    # player's view showed its turn: how long the bot took to hand the turn on.
+    handoffs: list[float] = field(default_factory=list)
     _stale_since: float | None = None
 
     # --- looking ---------------------------------------------------------------------
@@ -246,6 +252,9 @@ class LoadPlayer:
                 self._stale_since = None
                 await self.press("Refresh")
                 continue
+            passed = _TURN_PASSED.pop(self.channel.id, None)
+            if passed is not None:
+                self.handoffs.append(time.monotonic() - passed)
             await self.take_turn()
 
     def _turn_state(self, hand: int) -> str:
@@ -304,7 +313,10 @@ class LoadPlayer:
         cards = parse_cards(_options(view, "cards"))
         highest = max(cards, key=lambda c: (hand_points([c], RULES), c.rank))
         if await self.choose([str(highest)]) is not None:
-            await self.press("Discard")
+            reply = await self.press("Discard")
+            # Played, and the hand goes on (a hand's last discard hands on nothing).
+            if reply is not None and reply.type == 7 and _is_hand_view(reply.message):
+                _TURN_PASSED[self.channel.id] = time.monotonic()
 
     async def deal_next(self, hand: int) -> bool:
         """The host deals the next hand from the result; False when the match is over."""
