@@ -1,10 +1,11 @@
 """The bot's buttons and selects, and the views that lay them out.
 
 A view here is only what a message shows: its components written as Discord's
-payload (``Controls``). Clicks are routed by custom id alone (``route`` in
-``cogs/rummy.py``), so a click reaches its table whenever it arrives, before
-discord.py would have stored a view and after a restart, and what it may do is
-decided in the game service and the engine, never by the view.
+payload (``Controls``). Clicks are routed by custom id alone
+(``RummyCog.route_component`` in ``cogs/rummy.py``), so a click reaches its
+table whenever it arrives, before discord.py would have stored a view and
+after a restart, and what it may do is decided in the game service and the
+engine, never by the view.
 
 Why not discord.py's ``Button``/``Select`` items: building one hand view out of
 them cost about half a millisecond, and discord.py rebuilt the clicked
@@ -51,14 +52,6 @@ class Controls(discord.ui.View):
 
     def has_components_v2(self) -> bool:
         return False
-
-    def find(self, label: str) -> Component | None:
-        """The component with this label (a button) or placeholder (a select)."""
-        for row in self.rows:
-            for component in row:
-                if label in (component.get("label"), component.get("placeholder")):
-                    return component
-        return None
 
 
 def button(
