@@ -24,7 +24,7 @@ import discord
 from db import Database, StorageError
 from engine import Action, Event, HouseRules, Match, RummyError
 
-from . import render
+from . import answer, render
 from .ids import ComponentId
 from .notify import Notifier
 from .pacing import REQUESTS_PER_SECOND, RequestBudget
@@ -179,7 +179,7 @@ class GameService:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:
-            await interaction.response.send_message(text, ephemeral=True)
+            await answer.send_message(interaction, text, ephemeral=True)
 
     async def tell_closed_dms(self, interaction: Interaction, table: Table) -> None:
         """Tell a player once, privately, that their DMs are closed."""

@@ -10,7 +10,7 @@ import discord
 from db import StorageError
 from engine import Match
 
-from . import render
+from . import answer, render
 from .game import NOT_SAVED, Interaction, Refusal
 from .ids import ComponentId
 from .table import MAX_SEATS, MIN_SEATS, Seat, Stage, Table
@@ -63,8 +63,8 @@ class LobbyHandlers:
     ) -> None:
         if not await self.game.commit(table, snapshot):
             raise Refusal(NOT_SAVED)
-        await interaction.response.edit_message(
-            embed=render.lobby_embed(table), view=lobby_view(table)
+        await answer.update_message(
+            interaction, embed=render.lobby_embed(table), view=lobby_view(table)
         )
 
     async def join(

@@ -21,7 +21,7 @@ from engine import (
     format_cards,
 )
 
-from . import render
+from . import answer, render
 from .game import NOT_SAVED, Interaction, Refusal
 from .handles import InteractionHandle
 from .ids import ComponentId
@@ -101,9 +101,9 @@ class PlayHandlers:
             raise Refusal("The game has not started yet.")
         embed, view = hand_payload(table, seat.key)
         if view is None:
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            await answer.send_message(interaction, embed=embed, ephemeral=True)
             return
-        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+        await answer.send_message(interaction, embed=embed, view=view, ephemeral=True)
         table.hand_views[seat.key] = HandViewToken(InteractionHandle(interaction), time.time())
 
     async def rules(
@@ -163,7 +163,7 @@ class PlayHandlers:
         self, interaction: Interaction, table: Table, key: str, note: str | None = None
     ) -> None:
         embed, view = hand_payload(table, key, note)
-        await interaction.response.edit_message(embed=embed, view=view)
+        await answer.update_message(interaction, embed=embed, view=view)
         if view is not None:
             table.hand_views[key] = HandViewToken(InteractionHandle(interaction), time.time())
 
@@ -279,7 +279,9 @@ class PlayHandlers:
         embed, _view = hand_payload(
             table, seat.key, note="Those cards fit more than one meld: choose where they go."
         )
-        await interaction.response.edit_message(embed=embed, view=lay_off_choice_view(table, fits))
+        await answer.update_message(
+            interaction, embed=embed, view=lay_off_choice_view(table, fits)
+        )
 
     async def lay_off_onto(
         self, interaction: Interaction, table: Table, parsed: ComponentId, values: list[str]
