@@ -25,6 +25,7 @@ from dotenv import load_dotenv
 
 from cogs.game import GameConfig, GameService
 from cogs.rummy import RummyCog
+from cogs.slim_events import slim_clicked_messages
 from db import Database, StorageError
 from db.lock import ProcessLock
 
@@ -125,6 +126,7 @@ class RummyBot(commands.Bot):
             help_command=None,
             **options,  # type: ignore[arg-type]
         )
+        slim_clicked_messages(self)
         self.settings = settings
         self.db: Database | None = None
         self.restored_tables = 0

@@ -57,3 +57,27 @@ async def test_clicks_leave_no_interaction_for_the_collector(
         trapped.append(trapped)
         del trapped
     assert any(isinstance(item, list) and item and item[0] is item for item in garbage)
+
+
+async def test_a_click_parses_only_the_id_of_the_message_it_was_on(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch()
+    seated = [server.player(server.ann), server.player(server.bob)]
+    await start_game(server, bot, seated)
+    first, _ = in_turn_order(bot, server, seated)
+    await first.open_hand()
+    seen: list[discord.Message | None] = []
+
+    async def on_interaction(interaction: discord.Interaction) -> None:
+        seen.append(interaction.message)
+
+    bot.add_listener(on_interaction)
+    clicked = first._hand_view()
+    assert clicked.components and clicked.embeds  # what the click carries...
+    reply = await first.draw()
+    bot.remove_listener(on_interaction)
+    assert reply.answered
+    (message,) = seen
+    assert message is not None and message.id == clicked.id  # ...and what is parsed of it
+    assert message.components == [] and message.embeds == []
