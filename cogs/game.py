@@ -35,10 +35,13 @@ from .table import Stage, Table, TableRegistry
 if TYPE_CHECKING:
     from bot import RummyBot
 
+    from .play import HandOpening
+
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 P = ParamSpec("P")
+SHOW_HAND = "hand"  # the table's Show hand button (see _on_component)
 UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction past its 3 s
 NOT_SAVED = "⚠️ That could not be saved, so it did not happen. Please try again in a moment."
 
@@ -211,6 +214,7 @@ class GameService:
             log.exception("could not save table in channel %s", table.channel_id)
             table.restore(snapshot)
             return False
+        table.changes += 1
         if table.stage is Stage.FINISHED:
             self.forget(table)
         return True
@@ -361,6 +365,7 @@ class GameService:
         if handler is None:
             await self.refuse(interaction, "That control is not one I recognise.")
             return
+        opening: HandOpening | None = None
         async with table.lock:
             if self.tables.get(parsed.channel_id) is not table:
                 await self.refuse(interaction, "That game has just ended.")
@@ -369,11 +374,22 @@ class GameService:
                 # Looking at your hand counts as being there, not only moving.
                 table.last_seen = time.time()
             try:
-                await handler(interaction, table, parsed, values)
+                if parsed.action == SHOW_HAND:
+                    opening = self.play.prepare_hand(interaction, table)
+                else:
+                    await handler(interaction, table, parsed, values)
             except Refusal as refusal:
                 await self.refuse(interaction, str(refusal))
             except RummyError as error:
                 await self.refuse(interaction, str(error))
+            if opening is None:
+                await self.tell_closed_dms(interaction, table)
+        if opening is not None:
+            # Sent with the lock let go: opening a hand changes nothing, and when
+            # a hand is dealt the whole table opens theirs at once. Holding the
+            # lock over each answer's round trip made the last of them wait for
+            # all the others.
+            await self.play.send_hand(interaction, table, opening)
             await self.tell_closed_dms(interaction, table)
 
     # --- slash commands ------------------------------------------------------------------
@@ -446,10 +462,12 @@ class GameService:
             return
         async with table.lock:
             try:
-                await self.play.open_hand(interaction, table)
+                opening = self.play.prepare_hand(interaction, table)
             except Refusal as refusal:
                 await self.refuse(interaction, str(refusal))
-            await self.tell_closed_dms(interaction, table)
+                return
+        await self.play.send_hand(interaction, table, opening)
+        await self.tell_closed_dms(interaction, table)
 
     @tracked
     async def show_rules(self, interaction: Interaction) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import discord
@@ -22,7 +23,7 @@ from engine import (
 )
 
 from . import answer, render
-from .game import NOT_SAVED, Interaction, Refusal
+from .game import NOT_SAVED, SHOW_HAND, Interaction, Refusal
 from .handles import InteractionHandle
 from .ids import ComponentId
 from .lobby import Handler
@@ -47,11 +48,21 @@ def hand_payload(
     return render.hand_embed(table, key, note, view), hand_view(table, key, cards, view)
 
 
+@dataclass(frozen=True)
+class HandOpening:
+    """A hand view built under the table's lock, to be sent after it."""
+
+    key: str
+    embed: discord.Embed
+    view: discord.ui.View | None
+    changes: int  # table.changes when it was built
+
+
 class PlayHandlers:
     def __init__(self, game: GameService) -> None:
         self.game = game
         self.handlers: dict[str, Handler] = {
-            "hand": self.show_hand,
+            SHOW_HAND: self.show_hand,
             "rules": self.rules,
             "next": self.next_hand,
             "cards": self.select_cards,
@@ -93,18 +104,28 @@ class PlayHandlers:
     async def show_hand(
         self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]
     ) -> None:
-        await self.open_hand(interaction, table)
+        await self.send_hand(interaction, table, self.prepare_hand(interaction, table))
 
-    async def open_hand(self, interaction: Interaction, table: Table) -> None:
+    def prepare_hand(self, interaction: Interaction, table: Table) -> HandOpening:
+        """The private hand view to open for this player; needs the table's lock."""
         seat = self._seat(interaction, table)
         if table.stage is Stage.LOBBY or table.match is None:
             raise Refusal("The game has not started yet.")
         embed, view = hand_payload(table, seat.key)
-        if view is None:
-            await answer.send_message(interaction, embed=embed, ephemeral=True)
+        return HandOpening(seat.key, embed, view, table.changes)
+
+    async def send_hand(self, interaction: Interaction, table: Table, opening: HandOpening) -> None:
+        """Send a prepared hand view; safe without the lock (see GameService._on_component)."""
+        await answer.send_message(
+            interaction, embed=opening.embed, view=opening.view, ephemeral=True
+        )
+        if opening.view is None:
             return
-        await answer.send_message(interaction, embed=embed, view=view, ephemeral=True)
-        table.hand_views[seat.key] = HandViewToken(InteractionHandle(interaction), time.time())
+        table.hand_views[opening.key] = HandViewToken(InteractionHandle(interaction), time.time())
+        if table.changes != opening.changes:
+            # The game moved on while the view was on its way: its turn may
+            # have come, and that turn's refresh found no view to edit.
+            self.game.spawn(self.game.refresh_hand_view(table, opening.key), "hand-view-refresh")
 
     async def rules(
         self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]

@@ -109,6 +109,9 @@ class Table:
     # state so that a refused click still changes nothing.
     last_seen: float = field(default=0.0, repr=False)
     hand_views: dict[str, HandViewToken] = field(default_factory=dict, repr=False)
+    # Saved changes so far: tells a hand view sent after the lock was let go
+    # whether the game moved on while it was on its way.
+    changes: int = field(default=0, repr=False)
 
     # --- seats -----------------------------------------------------------
     def seat_of_user(self, user_id: int) -> Seat | None:

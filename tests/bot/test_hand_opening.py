@@ -1,0 +1,50 @@
+"""Show hand answers without holding the table: others play on meanwhile, and a
+view that was on its way while the turn came to its player still shows it."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from cogs import answer
+
+from .conftest import LaunchBot, Server
+from .test_play import in_turn_order, start_game
+
+
+async def test_a_hand_view_sent_while_play_moves_on_catches_up(
+    server: Server, launch: LaunchBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bot = await launch()
+    seated = [server.player(server.ann), server.player(server.bob)]
+    await start_game(server, bot, seated)
+    mover, waiter = in_turn_order(bot, server, seated)
+    await mover.open_hand()
+    send = answer.send_message
+    played: list[bool] = []
+
+    async def mover_plays_a_turn() -> None:
+        mover.settle = None  # the bot is busy with the waiter's click: don't wait for it
+        await mover.draw()
+        await mover.discard(mover.hand()[0])
+
+    async def slow_send(interaction: Any, *args: Any, **kwargs: Any) -> None:
+        if interaction.user.id == waiter.actor.id and not played:
+            # The answer is on the network while the other player takes a
+            # whole turn, handing the turn to the waiter. That needs the table.
+            await asyncio.wait_for(mover_plays_a_turn(), timeout=2)
+            played.append(True)
+        await send(interaction, *args, **kwargs)
+
+    monkeypatch.setattr(answer, "send_message", slow_send)
+    waiter.settle = None
+    opened = await waiter.open_hand()
+    await bot.game.wait_idle()
+    assert played and opened.answered
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.current_seat is not None
+    assert table.current_seat.key == waiter.key
+    # Built before the turn came, brought up to date after it arrived.
+    assert waiter.button_enabled("Draw from stock")
