@@ -62,6 +62,11 @@ STALL_REPORT = 20.0  # seconds without a click at a table before its players are
 MAX_HANDS = 100  # the most /rummy start accepts: a --duration run never runs out
 
 
+# Seconds after the last table opens before play counts as settled: its lobby,
+# joins, deal and first hand views are all in that window.
+SETTLING = 5.0
+
+
 @dataclass
 class LoadOptions:
     tables: int = 10
@@ -79,6 +84,9 @@ class LoadOptions:
     startup: int | None = None  # saved live tables, for the start-up mode
     profile: Path | None = None  # run the bot under cProfile, statistics written here
     latencies: Path | None = None  # write every interaction's timing here (CSV)
+    # Open the tables one after another, evenly over this many seconds, as a
+    # server's tables fill up on game night; 0: every table in the same instant.
+    ramp: float = 0.0
 
 
 @dataclass
@@ -92,6 +100,7 @@ class LoadTable:
 class LoadResult:
     options: LoadOptions
     latencies: Latencies
+    settled: Latencies  # the interactions sent once every table was open and dealt
     requests: RequestCounter
     wall: float
     bot_cpu: float
@@ -198,7 +207,9 @@ async def run_load(options: LoadOptions) -> LoadResult:
             watchers.append(asyncio.create_task(
                 _report_progress(emu, bot, tables, before, started)))
         try:
-            await asyncio.gather(*(_run_table(emu, table, hands) for table in tables))
+            await asyncio.gather(*(
+                _run_table(emu, table, hands, delay=options.ramp * i / len(tables))
+                for i, table in enumerate(tables)))
         finally:
             for watcher in watchers:
                 watcher.cancel()
@@ -224,8 +235,11 @@ async def run_load(options: LoadOptions) -> LoadResult:
         for table in tables:
             sight = public_table(emu, table.channel)
             finished += sight is not None and sight.match_over
+        settled = started + options.ramp + SETTLING
         return LoadResult(
             options=options, latencies=Latencies.of(interactions), requests=counter, wall=wall,
+            settled=Latencies.of([i for i in interactions
+                                  if (i.sent_at or i.dispatched_at or 0.0) >= settled]),
             bot_cpu=bot_cpu, load_cpu=load_cpu, load_lag=sorted(lags),
             baseline_kb=baseline_kb, peak_kb=peak_kb,
             live_tables=sum(t.started for t in tables),
@@ -265,8 +279,9 @@ def _clean(workdir: Path, keep: bool, bot: BotProcess | None) -> None:
     shutil.rmtree(workdir, ignore_errors=True)
 
 
-async def _run_table(emu: FakeDiscord, table: LoadTable, hands: int) -> None:
+async def _run_table(emu: FakeDiscord, table: LoadTable, hands: int, delay: float = 0.0) -> None:
     """Open a lobby, everyone joins, the host starts; then all play."""
+    await asyncio.sleep(delay)
     host, *guests = table.players
     lobby = None
     for _ in range(3):
@@ -365,11 +380,12 @@ def format_report(result: LoadResult) -> str:
     lat = result.latencies
     req = result.requests
     length = f"{o.duration:g} s of play" if o.duration is not None else f"{o.hands} hand(s)"
+    opening = f"tables opened over {o.ramp:g} s" if o.ramp else "all tables opened at once"
     limits = ("off" if not o.rate_limits else
               f"on (5/5 s per channel, global {o.global_limit or 'off'}/s)")
     lines = [
-        f"Rummy load: {o.tables} tables x {o.players} players, think {o.think:g} s, {length}; "
-        f"rate limits {limits}",
+        f"Rummy load: {o.tables} tables x {o.players} players, think {o.think:g} s, {length}, "
+        f"{opening}; rate limits {limits}",
         f"  wall {result.wall:.1f} s; tables started {result.tables_started}, "
         f"matches finished {result.tables_finished}, hands played {result.hands_played}",
         f"interactions sent              {lat.sent}",
@@ -378,6 +394,8 @@ def format_report(result: LoadResult) -> str:
         "latency (INTERACTION_CREATE sent -> callback received)",
         f"  median {_ms(lat.median)}   p90 {_ms(lat.percentile(90))}   "
         f"p99 {_ms(lat.percentile(99))}   max {_ms(lat.seconds[-1] if lat.seconds else 0.0)}",
+        f"  after the opening ({o.ramp + SETTLING:g} s on, {result.settled.sent} sent): "
+        f"median {_ms(result.settled.median)}   p99 {_ms(result.settled.percentile(99))}",
         "REST requests per player action (count)",
     ]
     for kind in KINDS:
@@ -445,6 +463,8 @@ def parse_args(argv: list[str] | None = None) -> LoadOptions:
     parser.add_argument("--validate", action="store_true",
                         help="validate every request body against Discord's OpenAPI spec")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ramp", type=float, default=0.0, metavar="SECONDS",
+                        help="open the tables evenly over this many seconds (default: all at once)")
     parser.add_argument("--keep", action="store_true", help="keep the database and bot log")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument("--profile", type=Path, metavar="FILE",
@@ -454,6 +474,8 @@ def parse_args(argv: list[str] | None = None) -> LoadOptions:
     parser.add_argument("--startup", type=int, metavar="N",
                         help="measure start-up with N saved live tables instead")
     args = parser.parse_args(argv)
+    if args.ramp < 0:
+        parser.error("--ramp must be 0 or more seconds")
     if not 2 <= args.players <= 6:
         parser.error("--players must be 2 to 6")
     return LoadOptions(
@@ -461,7 +483,7 @@ def parse_args(argv: list[str] | None = None) -> LoadOptions:
         duration=args.duration, tables_per_guild=max(1, args.tables_per_guild),
         rate_limits=not args.no_rate_limits, global_limit=args.global_limit or None,
         validate=args.validate, seed=args.seed, keep=args.keep, progress=not args.quiet,
-        startup=args.startup, profile=args.profile, latencies=args.latencies,
+        startup=args.startup, profile=args.profile, latencies=args.latencies, ramp=args.ramp,
     )
 
 

@@ -7,11 +7,14 @@ subprocess on the emulator, players finishing whole matches, the figures.
 
 from __future__ import annotations
 
-from tests.fakediscord.load import LoadOptions, format_report, run_load
+import pytest
+
+from tests.fakediscord.load import LoadOptions, format_report, parse_args, run_load
 
 
 async def test_two_tables_of_two_play_a_hand_with_every_click_answered() -> None:
-    options = LoadOptions(tables=2, players=2, hands=1, think=0.0, progress=False)
+    # The second table opens a second after the first (the ramp).
+    options = LoadOptions(tables=2, players=2, hands=1, think=0.0, progress=False, ramp=2.0)
     result = await run_load(options)
 
     assert (result.tables_started, result.tables_finished, result.hands_played) == (2, 2, 2)
@@ -26,3 +29,10 @@ async def test_two_tables_of_two_play_a_hand_with_every_click_answered() -> None
     for figure in ("interactions sent", "not answered within 3 s", "p99", "429 responses",
                    "bot peak memory", "CPU seconds per 1,000 actions"):
         assert figure in report
+    assert "tables opened over 2 s" in report
+
+
+def test_a_negative_ramp_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        parse_args(["--ramp", "-1"])
+    assert "--ramp must be 0 or more seconds" in capsys.readouterr().err
