@@ -12,7 +12,7 @@ from cogs.answer import message_data
 from cogs.views import Controls, button
 
 from .conftest import LaunchBot, Server
-from .test_play import in_turn_order, start_game
+from .test_play import heads_up
 
 
 def test_message_body_clears_with_none_and_keeps_what_is_missing() -> None:
@@ -28,10 +28,7 @@ def test_message_body_clears_with_none_and_keeps_what_is_missing() -> None:
 
 
 async def test_a_rate_limited_answer_is_retried(server: Server, launch: LaunchBot) -> None:
-    bot = await launch()
-    seated = [server.player(server.ann), server.player(server.bob)]
-    await start_game(server, bot, seated)
-    first, _ = in_turn_order(bot, server, seated)
+    _, first, _ = await heads_up(server, launch)
     await first.open_hand()
     held = len(first.hand())
     limited = server.emu.fail_next("POST /interactions/*/callback", status=429, retry_after=0.05)
@@ -43,10 +40,7 @@ async def test_a_rate_limited_answer_is_retried(server: Server, launch: LaunchBo
 async def test_a_click_answered_too_late_is_kept_and_not_answered_again(
     server: Server, launch: LaunchBot, caplog: pytest.LogCaptureFixture
 ) -> None:
-    bot = await launch()
-    seated = [server.player(server.ann), server.player(server.bob)]
-    await start_game(server, bot, seated)
-    first, _ = in_turn_order(bot, server, seated)
+    bot, first, _ = await heads_up(server, launch)
     await first.open_hand()
     held = len(first.hand())
     server.emu.interaction_timeout = 0.5

@@ -11,16 +11,13 @@ import pytest
 from cogs import answer
 
 from .conftest import LaunchBot, Server
-from .test_play import in_turn_order, start_game
+from .test_play import heads_up
 
 
 async def test_a_hand_view_sent_while_play_moves_on_catches_up(
     server: Server, launch: LaunchBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    bot = await launch()
-    seated = [server.player(server.ann), server.player(server.bob)]
-    await start_game(server, bot, seated)
-    mover, waiter = in_turn_order(bot, server, seated)
+    bot, mover, waiter = await heads_up(server, launch)
     await mover.open_hand()
     send = answer.send_message
     played: list[bool] = []

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 import discord
 
 from .conftest import LaunchBot, Server
-from .test_play import in_turn_order, start_game
+from .test_play import heads_up
 
 
 @contextmanager
@@ -40,10 +40,7 @@ def collector_paused() -> Iterator[list[object]]:
 async def test_clicks_leave_no_interaction_for_the_collector(
     server: Server, launch: LaunchBot
 ) -> None:
-    bot = await launch()
-    seated = [server.player(server.ann), server.player(server.bob)]
-    await start_game(server, bot, seated)
-    first, _ = in_turn_order(bot, server, seated)
+    bot, first, _ = await heads_up(server, launch)
     with collector_paused() as garbage:
         await first.open_hand()
         await first.draw()
@@ -62,10 +59,7 @@ async def test_clicks_leave_no_interaction_for_the_collector(
 async def test_a_click_parses_only_the_id_of_the_message_it_was_on(
     server: Server, launch: LaunchBot
 ) -> None:
-    bot = await launch()
-    seated = [server.player(server.ann), server.player(server.bob)]
-    await start_game(server, bot, seated)
-    first, _ = in_turn_order(bot, server, seated)
+    bot, first, _ = await heads_up(server, launch)
     await first.open_hand()
     seen: list[discord.Message | None] = []
 

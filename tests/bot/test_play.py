@@ -20,6 +20,17 @@ async def start_game(
     await bot.game.wait_idle()
 
 
+async def heads_up(
+    server: Server, launch: LaunchBot
+) -> tuple[RummyBot, TablePlayer, TablePlayer]:
+    """The bot with Ann and Bob dealt in: (bot, whoever moves first, the other)."""
+    bot = await launch()
+    seated = [server.player(server.ann), server.player(server.bob)]
+    await start_game(server, bot, seated)
+    first, second = in_turn_order(bot, server, seated)
+    return bot, first, second
+
+
 def in_turn_order(bot: RummyBot, server: Server, seated: list[TablePlayer]) -> list[TablePlayer]:
     table = bot.game.tables.get(server.channel.id)
     assert table is not None and table.match is not None
