@@ -35,13 +35,10 @@ from .table import Stage, Table, TableRegistry
 if TYPE_CHECKING:
     from bot import RummyBot
 
-    from .play import HandOpening
-
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 P = ParamSpec("P")
-SHOW_HAND = "hand"  # the table's Show hand button (see _on_component)
 UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction past its 3 s
 NOT_SAVED = "⚠️ That could not be saved, so it did not happen. Please try again in a moment."
 
@@ -365,7 +362,7 @@ class GameService:
         if handler is None:
             await self.refuse(interaction, "That control is not one I recognise.")
             return
-        opening: HandOpening | None = None
+        after_lock = None
         async with table.lock:
             if self.tables.get(parsed.channel_id) is not table:
                 await self.refuse(interaction, "That game has just ended.")
@@ -374,23 +371,15 @@ class GameService:
                 # Looking at your hand counts as being there, not only moving.
                 table.last_seen = time.time()
             try:
-                if parsed.action == SHOW_HAND:
-                    opening = self.play.prepare_hand(interaction, table)
-                else:
-                    await handler(interaction, table, parsed, values)
+                after_lock = await handler(interaction, table, parsed, values)
             except Refusal as refusal:
                 await self.refuse(interaction, str(refusal))
             except RummyError as error:
                 await self.refuse(interaction, str(error))
-            if opening is None:
-                await self.tell_closed_dms(interaction, table)
-        if opening is not None:
-            # Sent with the lock let go: opening a hand changes nothing, and when
-            # a hand is dealt the whole table opens theirs at once. Holding the
-            # lock over each answer's round trip made the last of them wait for
-            # all the others.
-            await self.play.send_hand(interaction, table, opening)
-            await self.tell_closed_dms(interaction, table)
+        if after_lock is not None:
+            await after_lock()
+        # A follow-up message, so after the answer; it needs no lock.
+        await self.tell_closed_dms(interaction, table)
 
     # --- slash commands ------------------------------------------------------------------
     @tracked

@@ -19,7 +19,10 @@ from .views import lobby_view, table_view
 if TYPE_CHECKING:
     from .game import GameService
 
-Handler = Callable[[Interaction, Table, ComponentId, list[str]], Awaitable[None]]
+# What a handler may hand back: an answer to send once the table's lock is let
+# go, for clicks that change nothing and need not hold up the table.
+AfterLock = Callable[[], Awaitable[None]]
+Handler = Callable[[Interaction, Table, ComponentId, list[str]], Awaitable[AfterLock | None]]
 COMPUTER_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Claude")
 COMPUTER_LEVELS = ("easy", "hard")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -23,10 +24,10 @@ from engine import (
 )
 
 from . import answer, render
-from .game import NOT_SAVED, SHOW_HAND, Interaction, Refusal
+from .game import NOT_SAVED, Interaction, Refusal
 from .handles import InteractionHandle
 from .ids import ComponentId
-from .lobby import Handler
+from .lobby import AfterLock, Handler
 from .table import HandViewToken, Seat, Stage, Table
 from .views import hand_view, lay_off_choice_view, table_view
 
@@ -62,7 +63,7 @@ class PlayHandlers:
     def __init__(self, game: GameService) -> None:
         self.game = game
         self.handlers: dict[str, Handler] = {
-            SHOW_HAND: self.show_hand,
+            "hand": self.show_hand,
             "rules": self.rules,
             "next": self.next_hand,
             "cards": self.select_cards,
@@ -103,8 +104,12 @@ class PlayHandlers:
     # --- table buttons --------------------------------------------------------------
     async def show_hand(
         self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]
-    ) -> None:
-        await self.send_hand(interaction, table, self.prepare_hand(interaction, table))
+    ) -> AfterLock:
+        # Sent after the lock is let go: opening a hand changes nothing, and when
+        # a hand is dealt the whole table opens theirs at once. Holding the lock
+        # over each answer's round trip made the last of them wait for the others.
+        opening = self.prepare_hand(interaction, table)
+        return functools.partial(self.send_hand, interaction, table, opening)
 
     def prepare_hand(self, interaction: Interaction, table: Table) -> HandOpening:
         """The private hand view to open for this player; needs the table's lock."""
