@@ -5,7 +5,8 @@ serialises writers anyway; one connection keeps the order of writes the order
 of calls) and an exclusive lock on the file.  Every public method runs as one
 unit under an ``asyncio.Lock``: the statements of one transaction can never
 interleave with another coroutine's.  A unit also runs in its own task behind
-``asyncio.shield``, so a cancelled caller (a bot shutting down mid-click)
+``asyncio.shield`` (live-table saves: in the group-commit task, see
+``save_live_table``), so a cancelled caller (a bot shutting down mid-click)
 cannot leave a transaction half-open on the shared connection: the unit still
 commits or rolls back, and the caller just stops waiting for it.
 
