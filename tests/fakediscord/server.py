@@ -37,6 +37,7 @@ from .world import (
 
 T = TypeVar("T")
 DEFAULT_TOKEN = "fakediscord.bot.token"
+CONNECTION_BACKLOG = 4096  # the kernel caps it at net.core.somaxconn
 
 
 class FakeDiscord:
@@ -75,7 +76,10 @@ class FakeDiscord:
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self.rest.entry)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        # Discord never turns a connection away; with the default backlog of 128,
+        # a bot opening hundreds of connections at once (a load run's first
+        # second) lost SYNs and waited a whole second for the kernel's retry.
+        site = web.TCPSite(self._runner, "127.0.0.1", 0, backlog=CONNECTION_BACKLOG)
         await site.start()
         self.port = self._runner.addresses[0][1]
         return self
