@@ -46,18 +46,26 @@ def message_data(
 
 
 async def _callback(
-    interaction: Interaction, kind: discord.InteractionResponseType, data: dict[str, Any]
-) -> None:
+    interaction: Interaction,
+    kind: discord.InteractionResponseType,
+    data: dict[str, Any],
+    *,
+    with_response: bool = False,
+) -> Any:
     response = interaction.response
     if response.is_done():
         raise discord.InteractionResponded(interaction)
     route = Route("POST", CALLBACK, webhook_id=interaction.id, webhook_token=interaction.token)
-    await async_context.get().request(
-        route, interaction._session, payload={"type": kind.value, "data": data}
+    body = await async_context.get().request(
+        route,
+        interaction._session,
+        payload={"type": kind.value, "data": data},
+        params={"with_response": "1"} if with_response else None,
     )
     # What interaction.response itself records once it has answered, so that
     # is_done() and the followup webhook see this answer.
     response._response_type = kind
+    return body
 
 
 async def update_message(
@@ -84,6 +92,24 @@ async def send_message(
     if ephemeral:
         data["flags"] = EPHEMERAL
     await _callback(interaction, discord.InteractionResponseType.channel_message, data)
+
+
+async def open_message(
+    interaction: Interaction,
+    *,
+    embed: discord.Embed | None = MISSING,
+    view: discord.ui.View | None = MISSING,
+) -> int | None:
+    """Answer with a new public message and return its id, read from Discord's
+    reply without building a ``Message`` of it (None if the reply has none)."""
+    data = message_data(embed=embed, view=view)
+    body = await _callback(
+        interaction, discord.InteractionResponseType.channel_message, data, with_response=True
+    )
+    try:
+        return int(body["resource"]["message"]["id"])
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 async def edit_original(

@@ -109,6 +109,7 @@ class GameService:
         self.refresher = TableRefresher(bot, self.budget)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._timers: dict[int, asyncio.Task[Any]] = {}
+        self._guild_rules: dict[int, HouseRules] = {}
         self.closing = False
         # Hand views that will be brought up to date, and the edits under way.
         self._hand_views_waiting: set[tuple[int, str]] = set()
@@ -425,14 +426,19 @@ class GameService:
         from .views import lobby_view
 
         async with table.lock:
-            response = await interaction.response.send_message(
-                embed=render.lobby_embed(table), view=lobby_view(table)
+            # Under the lock: a Join can come as soon as the message exists,
+            # before the reply that says its id is read.
+            table.message_id = await answer.open_message(
+                interaction, embed=render.lobby_embed(table), view=lobby_view(table)
             )
-            table.message_id = response.message_id
-            try:
-                await self.db.save_live_table(live_table(table))
-            except StorageError:
-                log.exception("could not record the lobby message id")
+            # Taken under the lock, so it holds no half-made change; saved
+            # outside it, so the first Joins need not wait for the disk. A Join
+            # saved after it carries the id too (the later save wins).
+            with_message = live_table(table)
+        try:
+            await self.db.save_live_table(with_message)
+        except StorageError:
+            log.exception("could not record the lobby message id")
         self.automation.schedule(table)
 
     def table_link(self, table: Table) -> str:
@@ -469,16 +475,27 @@ class GameService:
         await interaction.response.send_message(text, ephemeral=True)
 
     async def guild_rules(self, guild_id: int | None) -> HouseRules:
+        """The server's default house rules; read from the database once a server,
+        since only ``set_guild_rules`` changes them."""
         if guild_id is None:
             return HouseRules()
+        known = self._guild_rules.get(guild_id)
+        if known is not None:
+            return known
         saved = await self.db.get_guild_rules(guild_id)
-        if saved is None:
-            return HouseRules()
-        try:
-            return HouseRules.from_dict(saved)
-        except RummyError:
-            log.warning("ignoring unreadable server defaults for guild %s", guild_id)
-            return HouseRules()
+        rules = HouseRules()
+        if saved is not None:
+            try:
+                rules = HouseRules.from_dict(saved)
+            except RummyError:
+                log.warning("ignoring unreadable server defaults for guild %s", guild_id)
+        self._guild_rules[guild_id] = rules
+        return rules
+
+    async def set_guild_rules(self, guild_id: int, rules: HouseRules) -> None:
+        """Save a server's new default rules; raises StorageError with nothing changed."""
+        await self.db.set_guild_rules(guild_id, rules.to_dict())
+        self._guild_rules[guild_id] = rules
 
     @tracked
     async def end_game(self, interaction: Interaction) -> None:

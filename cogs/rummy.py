@@ -200,7 +200,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ba
         try:
             rules = merge_rules(await self.game.guild_rules(interaction.guild_id), options)
             async with self.game.handling():
-                await self.game.db.set_guild_rules(interaction.guild_id, rules.to_dict())
+                await self.game.set_guild_rules(interaction.guild_id, rules)
         except RummyError as error:
             await interaction.response.send_message(str(error), ephemeral=True)
             return

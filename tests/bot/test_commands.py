@@ -85,3 +85,31 @@ async def test_settings_need_manage_server_and_become_defaults(
     assert other is not None and other.rules.ace.value == "low" and other.rules.target == 60
     at_table = await server.ann.slash(server.channel, "rummy rules")
     assert "House rules at this table" in at_table.text()
+
+
+async def test_new_server_defaults_reach_the_next_game_after_a_game_used_the_old(
+    server: Server, launch: LaunchBot
+) -> None:
+    """The defaults are kept in memory once read: a change must still reach the next game."""
+    bot = await launch()
+    await server.ann.slash(server.channel, "rummy start")
+    first = bot.game.tables.get(server.channel.id)
+    assert first is not None and first.rules.hands is None
+    saved = await server.mod.slash(server.channel, "rummy settings", hands=2)
+    assert "Server defaults" in saved.text()
+    await server.bob.slash(server.other_channel, "rummy start")
+    second = bot.game.tables.get(server.other_channel.id)
+    assert second is not None and second.rules.hands == 2
+
+
+async def test_defaults_that_could_not_be_saved_do_not_reach_the_next_game(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch(allow_errors=True)
+    await server.ann.slash(server.channel, "rummy start")
+    assert bot.db is not None
+    bot.db.abandon()  # every write now fails, as on a dead disk
+    refused = await server.mod.slash(server.channel, "rummy settings", hands=2)
+    assert refused.ephemeral and "could not be saved" in refused.text()
+    rules = await bot.game.guild_rules(server.channel.guild_id)
+    assert rules.hands is None

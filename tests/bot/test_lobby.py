@@ -150,3 +150,17 @@ async def test_failed_database_read_still_answers(server: Server, launch: Launch
     bot.db.abandon()  # every read now fails
     reply = await server.ann.slash(server.channel, "rummy leaderboard")
     assert reply.answered and reply.ephemeral and "went wrong" in reply.text()
+
+
+async def test_the_lobby_is_saved_with_its_message_before_anyone_joins(
+    server: Server, launch: LaunchBot
+) -> None:
+    """A restart before the first Join still knows which message is the lobby."""
+    bot = await launch()
+    opened = await server.ann.slash(server.channel, "rummy start")
+    await bot.game.wait_idle()
+    assert bot.db is not None
+    saved = (await bot.db.load_live_tables()).tables
+    assert [(t.channel_id, t.message_id) for t in saved] == [
+        (server.channel.id, opened.message.id)
+    ]
