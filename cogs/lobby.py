@@ -143,8 +143,8 @@ class LobbyHandlers:
         if not await self.game.commit(table, snapshot):
             raise Refusal(NOT_SAVED)
         try:
-            await interaction.response.edit_message(
-                embed=render.table_embed(table), view=table_view(table)
+            await answer.update_message(
+                interaction, embed=render.table_embed(table), view=table_view(table)
             )
         finally:
             self.game.notifier.dealt(table)
@@ -161,6 +161,8 @@ class LobbyHandlers:
             raise Refusal(NOT_SAVED) from error
         table.stage = Stage.FINISHED
         self.game.forget(table)
-        await interaction.response.edit_message(
-            embed=render.cancelled_embed(table, "The host cancelled this game."), view=None
+        await answer.update_message(
+            interaction,
+            embed=render.cancelled_embed(table, "The host cancelled this game."),
+            view=None,
         )

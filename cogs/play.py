@@ -179,7 +179,7 @@ class PlayHandlers:
             await fresh.delete()
             raise Refusal(NOT_SAVED)
         try:
-            await interaction.response.edit_message(view=None)
+            await answer.update_message(interaction, view=None)
         finally:
             self.game.notifier.dealt(table)
             self.game.after_change(table, refresh=False)
