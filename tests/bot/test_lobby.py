@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from tests.fakediscord import FakeDiscord
 
@@ -164,3 +165,49 @@ async def test_the_lobby_is_saved_with_its_message_before_anyone_joins(
     assert [(t.channel_id, t.message_id) for t in saved] == [
         (server.channel.id, opened.message.id)
     ]
+
+
+async def until(condition: Callable[[], bool], limit: float = 5.0) -> None:
+    deadline = asyncio.get_running_loop().time() + limit
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.005)
+
+
+async def test_lobby_answers_land_in_the_order_of_the_joins(
+    server: Server, launch: LaunchBot
+) -> None:
+    """A slow lobby answer is not overtaken by a later one showing more seats."""
+    bot = await launch()
+    lobby = await server.ann.slash(server.channel, "rummy start")
+    # Bob's answer is held up (rate limited, retried by discord.py a moment later).
+    held = server.emu.fail_next("POST /interactions/*/callback", status=429, retry_after=0.3)
+    bob = asyncio.create_task(server.bob.click(lobby.message, label="Join"))
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None
+    await until(lambda: len(table.seats) == 2)
+    cat = await server.cat.click(lobby.message, label="Join")
+    await bob
+    assert held.hits == 1
+    assert cat.answered and "Cat" in cat.text()
+    shown = seat_lines(server.emu, server)
+    assert "Bob" in shown and "Cat" in shown
+
+
+async def test_the_deal_is_not_overwritten_by_a_join_answered_before_it(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch()
+    lobby = await server.ann.slash(server.channel, "rummy start")
+    held = server.emu.fail_next("POST /interactions/*/callback", status=429, retry_after=0.3)
+    bob = asyncio.create_task(server.bob.click(lobby.message, label="Join"))
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None
+    await until(lambda: len(table.seats) == 2)
+    started = await server.ann.click(lobby.message, label="Start")
+    await bob
+    assert held.hits == 1 and started.answered
+    await bot.game.wait_idle()
+    shown = table_message(server.emu, server.channel)
+    assert {b["label"] for b in shown.buttons()} == {"Show hand", "Rules"}
+
