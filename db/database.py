@@ -428,12 +428,11 @@ class Database:
         self._waiting_saves.append((table.channel_id, row, done))
         if self._saver is None or self._saver.done():
             self._saver = asyncio.ensure_future(self._save_waiting())
-        try:
-            await asyncio.shield(done)
-        except asyncio.CancelledError:
-            # As in _run: the save still happens; a failure must not go unseen.
-            done.add_done_callback(lambda f: _log_orphan(what, f))
-            raise
+        # Not shielded, unlike ``_run``: a cancelled caller cancels only its own
+        # future, and the row is written all the same (``_save_waiting`` logs a
+        # failure nobody waits for). A shield would cost every save one more
+        # turn of the event loop, and a busy bot's turns are long.
+        await done
 
     async def _save_waiting(self) -> None:
         """Commit the waiting saves, all of them in one unit, until none is left.
@@ -441,7 +440,7 @@ class Database:
         The unit runs in this task rather than through ``_run``: every extra
         task between the save and its caller is one more turn of the event
         loop to wait for, and on a busy bot each turn is milliseconds. Callers
-        are already shielded from each other (they wait on their own future),
+        wait on futures of their own (see save_live_table),
         and this task is never cancelled, so nothing is lost by not shielding.
         """
         while self._waiting_saves:
@@ -455,8 +454,11 @@ class Database:
                     batch.extend(self._waiting_saves)
                     self._waiting_saves.clear()
                 for channel_id, _, done in batch:
-                    if not done.done():
-                        done.set_exception(_save_error(channel_id, self.path, exc))
+                    error = _save_error(channel_id, self.path, exc)
+                    if done.cancelled():
+                        log.error("%s (its caller had stopped waiting)", error)
+                    elif not done.done():
+                        done.set_exception(error)
                 if not isinstance(exc, Exception):
                     raise
             else:

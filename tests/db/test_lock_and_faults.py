@@ -197,3 +197,29 @@ async def test_a_cancelled_caller_does_not_cut_a_transaction_short(db: Database)
     board = await db.leaderboard(1)
     assert [(r.user_id, r.matches_won) for r in board.rows] == [(1, 1), (2, 0)]
     await db.save_live_table(table(3, 3))
+
+
+async def test_a_save_whose_caller_was_cancelled_is_still_written(db: Database) -> None:
+    task = asyncio.create_task(db.save_live_table(table(4, turn=7)))
+    await asyncio.sleep(0)  # it is now waiting for the group commit
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await db.save_live_table(table(5, turn=1))  # committed after it, on the same connection
+    saved = {t.channel_id: t.state["turn"] for t in (await db.load_live_tables()).tables}
+    assert saved == {4: 7, 5: 1}
+
+
+async def test_a_failed_save_nobody_waits_for_is_logged(
+    db: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    with writes_fail():
+        task = asyncio.create_task(db.save_live_table(table(4, turn=7)))
+        await asyncio.sleep(0)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        with pytest.raises(StorageError):
+            await db.save_live_table(table(5, turn=1))  # in the same failed commit
+    assert "saving the live table in channel 4 failed" in caplog.text
+    assert "stopped waiting" in caplog.text
