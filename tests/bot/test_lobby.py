@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import dataclass
 
+from bot import RummyBot
 from tests.fakediscord import FakeDiscord
+from tests.fakediscord.actors import Reply
+from tests.fakediscord.faults import Fault
 
 from .conftest import LaunchBot, Server
 from .harness import table_message
@@ -174,21 +178,37 @@ async def until(condition: Callable[[], bool], limit: float = 5.0) -> None:
         await asyncio.sleep(0.005)
 
 
-async def test_lobby_answers_land_in_the_order_of_the_joins(
-    server: Server, launch: LaunchBot
-) -> None:
-    """A slow lobby answer is not overtaken by a later one showing more seats."""
+@dataclass
+class Held:
+    click: asyncio.Task[Reply]
+    fault: Fault
+
+    async def answered(self) -> Reply:
+        reply = await self.click
+        assert self.fault.hits == 1 and reply.answered
+        return reply
+
+
+async def bob_joins_slowly(server: Server, launch: LaunchBot) -> tuple[RummyBot, Reply, Held]:
+    """A lobby where Bob's Join is saved but its answer is held up (rate limited,
+    retried by discord.py a moment later); returns once his seat is taken."""
     bot = await launch()
     lobby = await server.ann.slash(server.channel, "rummy start")
-    # Bob's answer is held up (rate limited, retried by discord.py a moment later).
-    held = server.emu.fail_next("POST /interactions/*/callback", status=429, retry_after=0.3)
+    limited = server.emu.fail_next("POST /interactions/*/callback", status=429, retry_after=0.3)
     bob = asyncio.create_task(server.bob.click(lobby.message, label="Join"))
     table = bot.game.tables.get(server.channel.id)
     assert table is not None
     await until(lambda: len(table.seats) == 2)
+    return bot, lobby, Held(bob, limited)
+
+
+async def test_lobby_answers_land_in_the_order_of_the_joins(
+    server: Server, launch: LaunchBot
+) -> None:
+    """A slow lobby answer is not overtaken by a later one showing more seats."""
+    _, lobby, bob = await bob_joins_slowly(server, launch)
     cat = await server.cat.click(lobby.message, label="Join")
-    await bob
-    assert held.hits == 1
+    await bob.answered()
     assert cat.answered and "Cat" in cat.text()
     shown = seat_lines(server.emu, server)
     assert "Bob" in shown and "Cat" in shown
@@ -197,17 +217,10 @@ async def test_lobby_answers_land_in_the_order_of_the_joins(
 async def test_the_deal_is_not_overwritten_by_a_join_answered_before_it(
     server: Server, launch: LaunchBot
 ) -> None:
-    bot = await launch()
-    lobby = await server.ann.slash(server.channel, "rummy start")
-    held = server.emu.fail_next("POST /interactions/*/callback", status=429, retry_after=0.3)
-    bob = asyncio.create_task(server.bob.click(lobby.message, label="Join"))
-    table = bot.game.tables.get(server.channel.id)
-    assert table is not None
-    await until(lambda: len(table.seats) == 2)
+    bot, lobby, bob = await bob_joins_slowly(server, launch)
     started = await server.ann.click(lobby.message, label="Start")
-    await bob
-    assert held.hits == 1 and started.answered
+    await bob.answered()
+    assert started.answered
     await bot.game.wait_idle()
     shown = table_message(server.emu, server.channel)
     assert {b["label"] for b in shown.buttons()} == {"Show hand", "Rules"}
-
