@@ -359,6 +359,10 @@ class GameService:
                 "There is no game running here any more. `/rummy start` opens a new one.",
             )
             return
+        if parsed.action == "join":
+            await self.lobby.join_together(interaction, table)
+            await self.tell_closed_dms(interaction, table)
+            return
         handler = self.lobby.handlers.get(parsed.action) or self.play.handlers.get(parsed.action)
         if handler is None:
             await self.refuse(interaction, "That control is not one I recognise.")

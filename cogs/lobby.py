@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -31,11 +33,22 @@ def member_name(user: discord.abc.User) -> str:
     return getattr(user, "display_name", None) or user.name
 
 
+@dataclass(eq=False)
+class WaitingJoin:
+    """A Join click waiting for its table's lock, maybe in another click's group."""
+
+    interaction: Interaction
+    # Settled by the click that takes the lock for the group: a result once
+    # this click is answered, or the error its own handler should raise.
+    settled: asyncio.Future[None]
+
+
 class LobbyHandlers:
     def __init__(self, game: GameService) -> None:
         self.game = game
+        # Per channel: the Join clicks waiting for the table's lock together.
+        self._joining: dict[int, list[WaitingJoin]] = {}
         self.handlers: dict[str, Handler] = {
-            "join": self.join,
             "leave": self.leave,
             "addcpu": self.add_computer,
             "dropcpu": self.remove_computer,
@@ -70,17 +83,87 @@ class LobbyHandlers:
             interaction, embed=render.lobby_embed(table), view=lobby_view(table)
         )
 
-    async def join(
-        self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]
-    ) -> None:
+    async def _seat_joiner(self, interaction: Interaction, table: Table) -> None:
         self._require_lobby(interaction, table)
         if table.seat_of_user(interaction.user.id) is not None:
             raise Refusal("You already have a seat at this table.")
         if len(table.seats) >= MAX_SEATS:
             raise Refusal(f"The table is full ({MAX_SEATS} seats).")
-        snapshot = table.to_dict()
         await self.seat_human(table, interaction.user)
-        await self._update_lobby(interaction, table, snapshot)
+
+    async def join_together(self, interaction: Interaction, table: Table) -> None:
+        """Join ``table`` together with whoever else is joining it at this moment.
+
+        A lobby fills in a burst when a game is called, and every Join saves the
+        table and answers under its lock: the third of three simultaneous joins
+        waited for two saves and two answers before its own. Joins that arrive
+        while one waits for the lock go with it instead, one save for all and
+        their answers sent at once. Those answers all show the same lobby, so
+        the order they land in does not matter, and the next group waits for
+        the lock, as a single Join does.
+        """
+        me = WaitingJoin(interaction, asyncio.get_running_loop().create_future())
+        group = self._joining.get(table.channel_id)
+        if group is not None:
+            group.append(me)
+            await me.settled
+            return
+        group = self._joining[table.channel_id] = [me]
+        outcomes: list[BaseException | None] = []
+        try:
+            async with table.lock:
+                # Joins sent in the same instant are already on their way in:
+                # one turn of the event loop lets them into this group.
+                await asyncio.sleep(0)
+                del self._joining[table.channel_id]
+                outcomes = await self._join_group(table, group)
+        except BaseException as failure:
+            if self._joining.get(table.channel_id) is group:
+                del self._joining[table.channel_id]  # it never got the lock
+            # Every click of the group fails as this one does: its handler
+            # answers "something went wrong", or it is cancelled at shutdown.
+            outcomes = [failure] * len(group)
+            raise
+        finally:
+            for other, outcome in zip(group[1:], outcomes[1:], strict=True):
+                if other.settled.done():  # its own task was cancelled meanwhile
+                    continue
+                if outcome is None:
+                    other.settled.set_result(None)
+                elif isinstance(outcome, asyncio.CancelledError):
+                    other.settled.cancel()
+                else:
+                    other.settled.set_exception(outcome)
+        if outcomes[0] is not None:
+            raise outcomes[0]
+
+    async def _join_group(
+        self, table: Table, group: list[WaitingJoin]
+    ) -> list[BaseException | None]:
+        """Seat, save and answer a group of joins; what each click's answer raised."""
+        refused: dict[WaitingJoin, str] = {}
+        if self.game.tables.get(table.channel_id) is not table:
+            refused = dict.fromkeys(group, "That game has just ended.")
+        snapshot = table.to_dict()
+        for entry in group:
+            if entry in refused:
+                continue
+            try:
+                await self._seat_joiner(entry.interaction, table)
+            except Refusal as refusal:
+                refused[entry] = str(refusal)
+        seated = [entry for entry in group if entry not in refused]
+        if seated and not await self.game.commit(table, snapshot):
+            refused.update(dict.fromkeys(seated, NOT_SAVED))
+        embed, view = render.lobby_embed(table), lobby_view(table)
+        answers = [
+            self.game.refuse(entry.interaction, refused[entry])
+            if entry in refused
+            else answer.update_message(entry.interaction, embed=embed, view=view)
+            for entry in group
+        ]
+        results = await asyncio.gather(*answers, return_exceptions=True)
+        return [result if isinstance(result, BaseException) else None for result in results]
 
     async def leave(
         self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]

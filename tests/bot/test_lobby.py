@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot import RummyBot
+from db import LiveTable
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.actors import Reply
 from tests.fakediscord.faults import Fault
@@ -224,3 +225,79 @@ async def test_the_deal_is_not_overwritten_by_a_join_answered_before_it(
     await bot.game.wait_idle()
     shown = table_message(server.emu, server.channel)
     assert {b["label"] for b in shown.buttons()} == {"Show hand", "Rules"}
+
+
+async def joins_waiting_on_a_busy_table(
+    server: Server, launch: LaunchBot, *, allow_errors: bool = False
+) -> tuple[RummyBot, Reply, list[asyncio.Task[Reply]], list[int], Callable[[], None]]:
+    """Bob, Cat and Dan press Join while another click holds the table's lock.
+
+    Returns the bot, the lobby, their clicks, a list that counts the bot's
+    live-table saves from now on, and the call that lets the lock go."""
+    bot = await launch(allow_errors=allow_errors)
+    lobby = await server.ann.slash(server.channel, "rummy start")
+    await bot.game.wait_idle()
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and bot.db is not None
+    saves: list[int] = []
+    save = bot.db.save_live_table
+
+    async def counted_save(live: LiveTable) -> None:
+        saves.append(live.channel_id)
+        await save(live)
+
+    bot.db.save_live_table = counted_save  # type: ignore[method-assign]
+    await table.lock.acquire()
+    joiners = (server.bob, server.cat, server.dan)
+    clicks = [asyncio.create_task(a.click(lobby.message, label="Join")) for a in joiners]
+    waiting = bot.game.lobby._joining
+    await until(lambda: len(waiting.get(server.channel.id, ())) == len(joiners))
+    return bot, lobby, clicks, saves, table.lock.release
+
+
+async def test_joins_waiting_together_are_saved_once_and_all_answered(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot, _, clicks, saves, let_go = await joins_waiting_on_a_busy_table(server, launch)
+    let_go()
+    replies = await asyncio.gather(*clicks)
+    assert all(r.answered and r.type == 7 for r in replies)
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and [s.name for s in table.seats] == ["Ann", "Bob", "Cat", "Dan"]
+    assert saves == [server.channel.id]  # one save for the three of them
+    shown = seat_lines(server.emu, server)
+    assert all(name in shown for name in ("Bob", "Cat", "Dan"))
+    assert bot.db is not None
+    (saved,) = (await bot.db.load_live_tables()).tables
+    assert len(saved.state["seats"]) == 4
+
+
+async def test_a_group_of_joins_that_cannot_be_saved_seats_nobody(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot, _, clicks, _, let_go = await joins_waiting_on_a_busy_table(
+        server, launch, allow_errors=True
+    )
+    assert bot.db is not None
+    bot.db.abandon()  # every write now fails, as on a dead disk
+    let_go()
+    replies = await asyncio.gather(*clicks)
+    assert all(r.ephemeral and "could not be saved" in r.text() for r in replies)
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and [s.name for s in table.seats] == ["Ann"]
+    assert "Bob" not in seat_lines(server.emu, server)
+
+
+async def test_a_refused_join_in_a_group_leaves_the_others_seated(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot, lobby, clicks, _, let_go = await joins_waiting_on_a_busy_table(server, launch)
+    again = asyncio.create_task(server.bob.click(lobby.message, label="Join"))
+    waiting = bot.game.lobby._joining
+    await until(lambda: len(waiting.get(server.channel.id, ())) == 4)
+    let_go()
+    *replies, second = await asyncio.gather(*clicks, again)
+    assert all(r.type == 7 for r in replies)
+    assert second.ephemeral and "already have a seat" in second.text()
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and [s.name for s in table.seats] == ["Ann", "Bob", "Cat", "Dan"]
