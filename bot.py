@@ -137,6 +137,7 @@ class RummyBot(commands.Bot):
         self.game = GameService(self, self.db, self.settings.game)
         self.game.refresher.on_moved = self._save_moved_table
         await self.add_cog(RummyCog(self))
+        await self.game.load_guild_rules()
         self.restored_tables, self.broken_tables = await self.game.restore()
         log.info("restored %d live tables (%d set aside)", self.restored_tables, self.broken_tables)
         self.game.automation.start_sweeper()

@@ -474,27 +474,28 @@ class GameService:
         if table is not None:
             text = render.rules_text(table.rules)
         else:
-            rules = await self.guild_rules(interaction.guild_id)
+            rules = self.guild_rules(interaction.guild_id)
             text = render.rules_text(rules, server_default=True)
         await interaction.response.send_message(text, ephemeral=True)
 
-    async def guild_rules(self, guild_id: int | None) -> HouseRules:
-        """The server's default house rules; read from the database once a server,
-        since only ``set_guild_rules`` changes them."""
-        if guild_id is None:
-            return HouseRules()
-        known = self._guild_rules.get(guild_id)
-        if known is not None:
-            return known
-        saved = await self.db.get_guild_rules(guild_id)
-        rules = HouseRules()
-        if saved is not None:
+    async def load_guild_rules(self) -> None:
+        """Read every server's default rules once, at start-up.
+
+        ``/rummy start`` needs them at once, and on game night hundreds of
+        lobbies open within a second: reading them then queued every lobby
+        behind the database, one read after another.
+        """
+        for guild_id, saved in (await self.db.load_guild_rules()).items():
             try:
-                rules = HouseRules.from_dict(saved)
+                self._guild_rules[guild_id] = HouseRules.from_dict(saved)
             except RummyError:
                 log.warning("ignoring unreadable server defaults for guild %s", guild_id)
-        self._guild_rules[guild_id] = rules
-        return rules
+
+    def guild_rules(self, guild_id: int | None) -> HouseRules:
+        """The server's default house rules (kept up to date by ``set_guild_rules``)."""
+        if guild_id is None:
+            return HouseRules()
+        return self._guild_rules.get(guild_id) or HouseRules()
 
     async def set_guild_rules(self, guild_id: int, rules: HouseRules) -> None:
         """Save a server's new default rules; raises StorageError with nothing changed."""

@@ -140,7 +140,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ba
     ) -> None:
         options = rule_options(locals())
         try:
-            base = await self.game.guild_rules(interaction.guild_id)
+            base = self.game.guild_rules(interaction.guild_id)
             rules = merge_rules(base, options)
         except RummyError as error:
             await interaction.response.send_message(str(error), ephemeral=True)
@@ -198,7 +198,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ba
         assert interaction.guild_id is not None
         options = rule_options(locals())
         try:
-            rules = merge_rules(await self.game.guild_rules(interaction.guild_id), options)
+            rules = merge_rules(self.game.guild_rules(interaction.guild_id), options)
             async with self.game.handling():
                 await self.game.set_guild_rules(interaction.guild_id, rules)
         except RummyError as error:

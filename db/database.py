@@ -174,6 +174,7 @@ SQL_COUNT_PLAYERS: Final = "SELECT COUNT(*) FROM player_stats WHERE guild_id = ?
 SQL_PLAYER: Final = f"SELECT {_STATS_COLUMNS} FROM player_stats WHERE guild_id = ? AND user_id = ?"
 
 SQL_GET_GUILD_RULES: Final = "SELECT rules FROM guild_settings WHERE guild_id = ?"
+SQL_ALL_GUILD_RULES: Final = "SELECT guild_id, rules FROM guild_settings"
 SQL_SET_GUILD_RULES: Final = """
 INSERT INTO guild_settings (guild_id, rules, updated_at) VALUES (?, ?, ?)
 ON CONFLICT (guild_id) DO UPDATE SET rules = excluded.rules, updated_at = excluded.updated_at
@@ -699,6 +700,28 @@ class Database:
             return rules
 
         return await self._run(f"reading the house rules of guild {guild_id}", body)
+
+    async def load_guild_rules(self) -> dict[int, dict[str, Any]]:
+        """Every server's default house rules, for the bot to keep in memory.
+
+        A row that is not a JSON object is left out with a warning: one
+        damaged setting must not stop the bot from starting.
+        """
+
+        async def body(conn: aiosqlite.Connection) -> dict[int, dict[str, Any]]:
+            found: dict[int, dict[str, Any]] = {}
+            for guild_id, text in await conn.execute_fetchall(SQL_ALL_GUILD_RULES):
+                try:
+                    rules = json.loads(text)
+                except (TypeError, ValueError):
+                    rules = None
+                if isinstance(rules, dict):
+                    found[guild_id] = rules
+                else:
+                    log.warning("ignoring unreadable house rules of guild %s", guild_id)
+            return found
+
+        return await self._run("reading the servers' house rules", body)
 
     async def set_guild_rules(self, guild_id: int, rules: dict[str, Any]) -> None:
         """Replace the server's default house rules (already validated by the engine)."""

@@ -6,7 +6,7 @@ import time
 
 from db import HandRecord, MatchRecord, SeatRecord
 
-from .conftest import LaunchBot, Server
+from .conftest import LaunchBot, Server, StopBot
 
 
 def record(
@@ -111,5 +111,19 @@ async def test_defaults_that_could_not_be_saved_do_not_reach_the_next_game(
     bot.db.abandon()  # every write now fails, as on a dead disk
     refused = await server.mod.slash(server.channel, "rummy settings", hands=2)
     assert refused.ephemeral and "could not be saved" in refused.text()
-    rules = await bot.game.guild_rules(server.channel.guild_id)
+    rules = bot.game.guild_rules(server.channel.guild_id)
     assert rules.hands is None
+
+
+async def test_server_defaults_outlive_a_restart(
+    server: Server, launch: LaunchBot, stop_bot: StopBot
+) -> None:
+    """The defaults are read once at start-up, so a restarted bot must read them."""
+    bot = await launch()
+    saved = await server.mod.slash(server.channel, "rummy settings", ace="high_or_low", hands=2)
+    assert "Server defaults" in saved.text()
+    await stop_bot(bot)
+    bot = await launch()
+    await server.ann.slash(server.channel, "rummy start")
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.rules.ace.value == "high_or_low" and table.rules.hands == 2

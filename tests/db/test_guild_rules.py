@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -26,3 +27,16 @@ async def test_unserialisable_rules_are_refused(db: Database) -> None:
     with pytest.raises(StorageError, match="house rules"):
         await db.set_guild_rules(1, {"target": object()})
     assert await db.get_guild_rules(1) == {"target": 100}
+
+
+async def test_every_servers_rules_load_at_once_without_a_damaged_row(
+    db: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    await db.set_guild_rules(1, {"target": 100})
+    await db.set_guild_rules(2, {"hands": 3})
+    await db.set_guild_rules(3, {"target": 200})
+    with sqlite3.connect(db.path) as outside:  # as an operator's shell would
+        outside.execute("UPDATE guild_settings SET rules = '[1]' WHERE guild_id = 3")
+    outside.close()
+    assert await db.load_guild_rules() == {1: {"target": 100}, 2: {"hands": 3}}
+    assert "unreadable house rules of guild 3" in caplog.text
