@@ -1,14 +1,15 @@
 """The bot's SQLite database: results, leaderboards, saved live tables, settings.
 
-One :class:`Database` per bot process owns one aiosqlite connection (SQLite
-serialises writers anyway; one connection keeps the order of writes the order
-of calls) and an exclusive lock on the file.  Every public method runs as one
-unit under an ``asyncio.Lock``: the statements of one transaction can never
+One :class:`Database` per bot process owns an exclusive lock on the file, one
+aiosqlite connection for everything but live-table saves, and a writer thread
+with a connection of its own for those (``db.writer``: they are most of the
+writes, and players wait on them).  Every other public method runs as one unit
+under an ``asyncio.Lock``: the statements of one transaction can never
 interleave with another coroutine's.  A unit also runs in its own task behind
-``asyncio.shield`` (live-table saves: in the group-commit task, see
-``save_live_table``), so a cancelled caller (a bot shutting down mid-click)
+``asyncio.shield``, so a cancelled caller (a bot shutting down mid-click)
 cannot leave a transaction half-open on the shared connection: the unit still
-commits or rolls back, and the caller just stops waiting for it.
+commits or rolls back, and the caller just stops waiting for it.  A live-table
+save whose caller is cancelled is written all the same.
 
 Durability: WAL with ``synchronous=FULL`` — a commit is on disk before the
 method returns, so "the action was saved" survives a power cut, not only a
@@ -49,6 +50,7 @@ from .models import (
     PlayerStats,
     SeatRecord,
 )
+from .writer import LiveTableWriter, PendingSave
 
 log = logging.getLogger(__name__)
 
@@ -298,9 +300,7 @@ class Database:
         self._conn: aiosqlite.Connection | None = conn
         self._lock = lock
         self._serial = asyncio.Lock()
-        # Live-table saves waiting for the next group commit (see save_live_table).
-        self._waiting_saves: list[tuple[int, tuple[Any, ...], asyncio.Future[None]]] = []
-        self._saver: asyncio.Task[None] | None = None
+        self._writer: LiveTableWriter | None = None  # started by open()
 
     # ------------------------------------------------------------ life cycle
 
@@ -327,6 +327,15 @@ class Database:
             conn = await aiosqlite.connect(db_path, isolation_level=None)
             await _configure(conn, db_path)
             await migrate(conn, db_path)
+            db = cls(db_path, conn, lock)
+            writer = LiveTableWriter(
+                functools.partial(_connect_writer, db_path),
+                _save_statement,
+                MAX_SAVES_PER_COMMIT,
+                db._settle_saves,
+            )
+            await writer.start()
+            db._writer = writer
         except BaseException as exc:
             if conn is not None:
                 try:
@@ -338,7 +347,7 @@ class Database:
                 raise StorageError(f"cannot open the database {db_path}: {exc}") from exc
             raise
         log.info("database %s open at schema version %d", db_path, LATEST_VERSION)
-        return cls(db_path, conn, lock)
+        return db
 
     async def close(self) -> None:
         """Finish the unit in progress, close the connection, release the lock.
@@ -346,8 +355,11 @@ class Database:
         Safe to call twice.  After it, every method raises StorageError.
         """
         async with self._serial:
+            writer, self._writer = self._writer, None
             conn, self._conn = self._conn, None
             try:
+                if writer is not None:
+                    await writer.stop()  # the saves already made are written first
                 if conn is not None:
                     try:
                         # Cheap at close and keeps the planner's statistics fresh.
@@ -369,6 +381,9 @@ class Database:
         SQLite's recovery does for a dead writer.  What the next process sees
         is exactly what was committed.  Further calls raise StorageError.
         """
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            writer.stop_soon()
         conn, self._conn = self._conn, None
         if conn is not None:
             # stop() queues the close behind whatever the worker thread already
@@ -401,12 +416,13 @@ class Database:
         when this returns, or StorageError is raised and the previous state is
         still the saved one.  The caller keeps its old in-memory state then.
 
-        Saves that arrive while another unit runs are written together, in one
-        transaction with one fsync (a group commit): with many tables playing
-        at once the disk flush, not the statement, is what costs, and a queue
-        of one-flush-per-save made players wait seconds for their clicks.  Each
-        caller still returns only once its own state is on disk, and a failed
-        commit fails every save in it.
+        Saves that arrive while another is being written are written together,
+        in one transaction with one fsync (a group commit, on the writer thread
+        of ``db.writer``): with many tables playing at once the disk flush, not
+        the statement, is what costs, and a queue of one-flush-per-save made
+        players wait seconds for their clicks.  Each caller still returns only
+        once its own state is on disk, and a failed commit fails every save in
+        it.
         """
         try:
             row = (
@@ -422,66 +438,30 @@ class Database:
                 f"cannot serialise the table in channel {table.channel_id}: {exc}"
             ) from exc
 
-        what = f"saving the live table in channel {table.channel_id}"
-        if self._conn is None:
-            raise StorageError(f"{what} failed: the database {self.path} is closed")
+        writer = self._writer
+        if writer is None:
+            raise StorageError(
+                f"saving the live table in channel {table.channel_id} failed: "
+                f"the database {self.path} is closed"
+            )
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting_saves.append((table.channel_id, row, done))
-        if self._saver is None or self._saver.done():
-            self._saver = asyncio.ensure_future(self._save_waiting())
-        # Not shielded, unlike ``_run``: a cancelled caller cancels only its own
-        # future, and the row is written all the same (``_save_waiting`` logs a
-        # failure nobody waits for). A shield would cost every save one more
-        # turn of the event loop, and a busy bot's turns are long.
+        writer.submit(PendingSave(table.channel_id, row, done))
+        # A cancelled caller cancels only its own future: the row is written all
+        # the same, and a failure nobody waits for is logged (_settle_saves).
         await done
 
-    async def _save_waiting(self) -> None:
-        """Commit the waiting saves, all of them in one unit, until none is left.
-
-        The unit runs in this task rather than through ``_run``: every extra
-        task between the save and its caller is one more turn of the event
-        loop to wait for, and on a busy bot each turn is milliseconds. Callers
-        wait on futures of their own (see save_live_table),
-        and this task is never cancelled, so nothing is lost by not shielding.
-        """
-        while self._waiting_saves:
-            batch: list[tuple[int, tuple[Any, ...], asyncio.Future[None]]] = []
-            try:
-                await self._serialised(
-                    "saving live tables", functools.partial(self._write_waiting, batch)
-                )
-            except BaseException as exc:
-                if not batch:  # the unit never ran: the same saves are still waiting
-                    batch.extend(self._waiting_saves)
-                    self._waiting_saves.clear()
-                for channel_id, _, done in batch:
-                    error = _save_error(channel_id, self.path, exc)
-                    if done.cancelled():
-                        log.error("%s (its caller had stopped waiting)", error)
-                    elif not done.done():
-                        done.set_exception(error)
-                if not isinstance(exc, Exception):
-                    raise
-            else:
-                for _, _, done in batch:
-                    if not done.done():
-                        done.set_result(None)
-
-    async def _write_waiting(
-        self,
-        batch: list[tuple[int, tuple[Any, ...], asyncio.Future[None]]],
-        conn: aiosqlite.Connection,
-    ) -> None:
-        # Taken once the unit runs, so saves made while it waited for the
-        # connection join it.
-        batch.extend(self._waiting_saves[:MAX_SAVES_PER_COMMIT])
-        del self._waiting_saves[:MAX_SAVES_PER_COMMIT]
-        # One statement for the whole batch: in autocommit mode that is one
-        # transaction (every row or none, one fsync) and a single trip to the
-        # database thread. As BEGIN, INSERT, COMMIT it took three, and on a busy
-        # bot each trip waits for the event loop to come round again.
-        parameters = [value for _, row, _ in batch for value in row]
-        await conn.execute(_save_statement(len(batch)), parameters)
+    def _settle_saves(self, batch: list[PendingSave], error: BaseException | None) -> None:
+        """Tell each caller of a group commit how it went (on the event loop)."""
+        for save in batch:
+            if error is None:
+                if not save.done.done():
+                    save.done.set_result(None)
+                continue
+            failure = _save_error(save.channel_id, self.path, error)
+            if save.done.cancelled():
+                log.error("%s (its caller had stopped waiting)", failure)
+            elif not save.done.done():
+                save.done.set_exception(failure)
 
     async def delete_live_table(self, channel_id: int) -> None:
         """Forget a finished or cancelled game; no error if there was none."""
@@ -866,6 +846,22 @@ async def _configure(conn: aiosqlite.Connection, path: Path) -> None:
     rows = list(await conn.execute_fetchall("PRAGMA foreign_keys"))
     if rows[0][0] != 1:
         raise StorageError(f"this SQLite build cannot enforce foreign keys on {path}")
+
+
+def _connect_writer(path: Path) -> sqlite3.Connection:
+    """The live-table writer's connection, with the settings ``_configure`` checks."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+        mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise StorageError(f"{path} left WAL mode (journal mode {mode!r})")
+        conn.execute("PRAGMA synchronous = FULL")  # as on the shared connection
+        conn.execute("PRAGMA foreign_keys = ON")
+    except BaseException:
+        conn.close()
+        raise
+    return conn
 
 
 @asynccontextmanager

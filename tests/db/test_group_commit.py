@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -50,3 +51,14 @@ async def test_more_saves_than_one_statement_takes_all_land(db: Database) -> Non
     await asyncio.gather(*(db.save_live_table(table(channel, channel)) for channel in channels))
     loaded = (await db.load_live_tables()).tables
     assert sorted((t.channel_id, t.state["turn"]) for t in loaded) == [(c, c) for c in channels]
+
+
+async def test_saves_made_just_before_close_are_on_disk_after_it(db_path: Path) -> None:
+    db = await Database.open(db_path)
+    saves = [asyncio.create_task(db.save_live_table(table(channel, 1))) for channel in range(30)]
+    await asyncio.sleep(0)  # every save is handed to the writer...
+    await db.close()  # ...and close waits for them
+    assert all(save.done() and save.exception() is None for save in saves)
+    async with await Database.open(db_path) as reopened:
+        loaded = (await reopened.load_live_tables()).tables
+    assert sorted(t.channel_id for t in loaded) == list(range(30))
