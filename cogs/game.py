@@ -35,6 +35,8 @@ from .table import Stage, Table, TableRegistry
 if TYPE_CHECKING:
     from bot import RummyBot
 
+    from .lobby import Handler
+
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
@@ -60,6 +62,10 @@ class GameConfig:
     # tests that play at machine speed against the emulator raise it.
     request_rate: float = REQUESTS_PER_SECOND
 
+
+# Clicks that only look at a table: they wait for unsaved changes, not for the
+# table's lock (see cogs/table_lock.py).
+LOOKS = frozenset({"hand"})
 
 # Hand-view edits in flight at once (see refresh_hand_view). Each takes a few
 # milliseconds on an idle bot, so four keep up with a thousand quiet tables.
@@ -211,7 +217,9 @@ class GameService:
         except StorageError:
             log.exception("could not save table in channel %s", table.channel_id)
             table.restore(snapshot)
+            table.lock.mark_saved()  # as it was when last saved
             return False
+        table.lock.mark_saved()
         table.changes += 1
         if table.stage is Stage.FINISHED:
             self.forget(table)
@@ -367,6 +375,10 @@ class GameService:
         if handler is None:
             await self.refuse(interaction, "That control is not one I recognise.")
             return
+        if parsed.action in LOOKS:
+            await self._look(interaction, table, parsed, values, handler)
+            await self.tell_closed_dms(interaction, table)
+            return
         after_lock = None
         async with table.lock:
             if self.tables.get(parsed.channel_id) is not table:
@@ -385,6 +397,30 @@ class GameService:
             await after_lock()
         # A follow-up message, so after the answer; it needs no lock.
         await self.tell_closed_dms(interaction, table)
+
+    async def _look(
+        self,
+        interaction: Interaction,
+        table: Table,
+        parsed: ComponentId,
+        values: list[str],
+        handler: Handler,
+    ) -> None:
+        """A click that changes nothing waits only for unsaved changes, not the lock."""
+        await table.lock.settled()
+        # From here to the handler's first await the table cannot change.
+        after = None
+        if self.tables.get(parsed.channel_id) is not table:
+            await self.refuse(interaction, "That game has just ended.")
+            return
+        if table.seat_of_user(interaction.user.id) is not None:
+            table.last_seen = time.time()
+        try:
+            after = await handler(interaction, table, parsed, values)
+        except (Refusal, RummyError) as refusal:
+            await self.refuse(interaction, str(refusal))
+        if after is not None:
+            await after()
 
     # --- slash commands ------------------------------------------------------------------
     @tracked

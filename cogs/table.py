@@ -7,7 +7,6 @@ live table survives a restart; the lock is the only thing that is not saved.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections import deque
 from collections.abc import Iterator
@@ -16,6 +15,8 @@ from enum import StrEnum
 from typing import Any
 
 from engine import HouseRules, Match
+
+from .table_lock import TableLock
 
 TABLE_FORMAT = 1
 LOG_LINES = 6
@@ -104,7 +105,7 @@ class Table:
     dm_closed_told: set[int] = field(default_factory=set)
     next_cpu_number: int = 1
     # Not saved: process-local coordination and short-lived Discord tokens.
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    lock: TableLock = field(default_factory=TableLock, repr=False)
     # A seated person's latest click of any kind; kept apart from the saved
     # state so that a refused click still changes nothing.
     last_seen: float = field(default=0.0, repr=False)

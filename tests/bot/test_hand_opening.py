@@ -11,7 +11,7 @@ import pytest
 from cogs import answer
 
 from .conftest import LaunchBot, Server
-from .test_play import heads_up
+from .test_play import heads_up, start_game
 
 
 async def test_a_hand_view_sent_while_play_moves_on_catches_up(
@@ -45,3 +45,23 @@ async def test_a_hand_view_sent_while_play_moves_on_catches_up(
     assert table.current_seat.key == waiter.key
     # Built before the turn came, brought up to date after it arrived.
     assert waiter.button_enabled("Draw from stock")
+
+
+async def test_a_hand_opens_while_a_saved_change_is_still_being_answered(
+    server: Server, launch: LaunchBot
+) -> None:
+    """Show hand waits for a change to be saved, not for the lock over its answer."""
+    bot = await launch()
+    seated = [server.player(server.ann), server.player(server.bob)]
+    await start_game(server, bot, seated)
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None
+    await table.lock.acquire()  # another click is changing the table...
+    opening = asyncio.create_task(seated[1].open_hand())
+    await asyncio.sleep(0.2)
+    assert not opening.done()  # ...so nobody may look at it yet
+    table.lock.mark_saved()  # the change is on disk; its answer is still on the way
+    reply = await asyncio.wait_for(opening, 5)
+    assert table.lock.locked()
+    assert reply.answered and reply.ephemeral and reply.message.selects()
+    table.lock.release()
