@@ -200,7 +200,7 @@ async def measure(path: Path, runs: int, saves: int, seed: int) -> None:
 
         state = live_state(rng)
         size = len(json.dumps(state, separators=(",", ":")))
-        print(f"\nsave_live_table, {size:,}-byte state, synchronous=FULL:")
+        print(f"\nsave_live_table, {size:,}-byte state, synchronous=NORMAL:")
         turn = 0
 
         async def save() -> None:
@@ -215,7 +215,8 @@ async def measure(path: Path, runs: int, saves: int, seed: int) -> None:
         matches = [fake_match(rng, 10_000, 10, 10**6 + i) for i in range(max(20, saves // 4))]
         it = iter(matches)
         times = await timed(lambda: db.record_match(next(it)), len(matches))
-        print(f"\nrecord_match (10 hands, on the full database):\n  {summary(times)}")
+        print("\nrecord_match (10 hands, on the full database, synchronous=FULL):")
+        print(f"  {summary(times)}")
     finally:
         await db.close()
 

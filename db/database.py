@@ -11,9 +11,16 @@ cannot leave a transaction half-open on the shared connection: the unit still
 commits or rolls back, and the caller just stops waiting for it.  A live-table
 save whose caller is cancelled is written all the same.
 
-Durability: WAL with ``synchronous=FULL`` — a commit is on disk before the
-method returns, so "the action was saved" survives a power cut, not only a
-crashed process.  ``python -m db.bench`` shows what that costs.
+Durability: WAL mode. Results, stats and settings are written with
+``synchronous=FULL``: a recorded match is on disk before the method returns
+and survives a power cut. Live-table saves are written with
+``synchronous=NORMAL``: each is in the log before the method returns, so a
+game in progress survives the bot's process stopping or crashing at any
+moment; only a power cut or a crash of the machine itself could lose its last
+moves, since the log is flushed to the disk at the next checkpoint or FULL
+commit rather than at every move. A flush on every move made every table
+wait for this machine's disk, which sometimes takes a second to flush.
+``python -m db.bench`` shows what each costs.
 """
 
 from __future__ import annotations
@@ -839,8 +846,9 @@ async def _configure(conn: aiosqlite.Connection, path: Path) -> None:
             f"cannot use WAL mode on {path} (journal mode stays {rows[0][0]!r}); "
             "is it on a network file system?"
         )
-    # FULL: in WAL mode, fsync the log at every commit, so a saved action or a
-    # recorded score survives a power cut, not only a crash of the process.
+    # FULL: in WAL mode, fsync the log at every commit, so a recorded score
+    # survives a power cut, not only a crash of the process (and so does every
+    # live-table save before it in the log).
     await conn.execute("PRAGMA synchronous = FULL")
     await conn.execute("PRAGMA foreign_keys = ON")
     rows = list(await conn.execute_fetchall("PRAGMA foreign_keys"))
@@ -856,7 +864,8 @@ def _connect_writer(path: Path) -> sqlite3.Connection:
         mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
         if str(mode).lower() != "wal":
             raise StorageError(f"{path} left WAL mode (journal mode {mode!r})")
-        conn.execute("PRAGMA synchronous = FULL")  # as on the shared connection
+        # NORMAL, not FULL: see the module's note on durability.
+        conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
     except BaseException:
         conn.close()
