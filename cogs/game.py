@@ -35,7 +35,7 @@ from .table import Stage, Table, TableRegistry
 if TYPE_CHECKING:
     from bot import RummyBot
 
-    from .lobby import Handler
+    from .lobby import AfterLock, Handler
 
 log = logging.getLogger(__name__)
 
@@ -376,51 +376,37 @@ class GameService:
             await self.refuse(interaction, "That control is not one I recognise.")
             return
         if parsed.action in LOOKS:
-            await self._look(interaction, table, parsed, values, handler)
-            await self.tell_closed_dms(interaction, table)
-            return
-        after_lock = None
-        async with table.lock:
-            if self.tables.get(parsed.channel_id) is not table:
-                await self.refuse(interaction, "That game has just ended.")
-                return
-            if table.seat_of_user(interaction.user.id) is not None:
-                # Looking at your hand counts as being there, not only moving.
-                table.last_seen = time.time()
-            try:
-                after_lock = await handler(interaction, table, parsed, values)
-            except Refusal as refusal:
-                await self.refuse(interaction, str(refusal))
-            except RummyError as error:
-                await self.refuse(interaction, str(error))
+            # It changes nothing: it waits only for unsaved changes, not the lock.
+            await table.lock.settled()
+            after_lock = await self._handle(interaction, table, parsed, values, handler)
+        else:
+            async with table.lock:
+                after_lock = await self._handle(interaction, table, parsed, values, handler)
         if after_lock is not None:
             await after_lock()
         # A follow-up message, so after the answer; it needs no lock.
         await self.tell_closed_dms(interaction, table)
 
-    async def _look(
+    async def _handle(
         self,
         interaction: Interaction,
         table: Table,
         parsed: ComponentId,
         values: list[str],
         handler: Handler,
-    ) -> None:
-        """A click that changes nothing waits only for unsaved changes, not the lock."""
-        await table.lock.settled()
-        # From here to the handler's first await the table cannot change.
-        after = None
+    ) -> AfterLock | None:
+        """Run a click's handler, answering its refusal; what to send after the lock."""
         if self.tables.get(parsed.channel_id) is not table:
             await self.refuse(interaction, "That game has just ended.")
-            return
+            return None
         if table.seat_of_user(interaction.user.id) is not None:
+            # Looking at your hand counts as being there, not only moving.
             table.last_seen = time.time()
         try:
-            after = await handler(interaction, table, parsed, values)
+            return await handler(interaction, table, parsed, values)
         except (Refusal, RummyError) as refusal:
             await self.refuse(interaction, str(refusal))
-        if after is not None:
-            await after()
+        return None
 
     # --- slash commands ------------------------------------------------------------------
     @tracked
