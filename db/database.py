@@ -820,13 +820,8 @@ def _json_object(raw: Any, what: str) -> dict[str, Any]:
 def _save_error(channel_id: int, path: Path, exc: BaseException) -> StorageError:
     """The error one caller of a failed group commit sees, naming its own table."""
     what = f"saving the live table in channel {channel_id}"
-    cause = exc.__cause__ if isinstance(exc, StorageError) else exc
-    if isinstance(cause, sqlite3.Error):
-        return StorageError(f"{what} failed on {path}: {cause}")
-    if isinstance(exc, asyncio.CancelledError):
-        return StorageError(f"{what} failed: the database {path} is shutting down")
-    if isinstance(exc, StorageError):  # "saving live tables failed: <why>"
-        return StorageError(what + str(exc).removeprefix("saving live tables"))
+    if isinstance(exc, sqlite3.Error):
+        return StorageError(f"{what} failed on {path}: {exc}")
     return StorageError(f"{what} failed: {exc!r}")
 
 
