@@ -202,7 +202,7 @@ async def run_load(options: LoadOptions) -> LoadResult:
         # every answer, so its pauses were counted as the bot's. Full passes
         # over the run's stored messages stopped it for a fifth of a second;
         # even young passes took 13-32 ms each at 200 busy tables. Without them
-        # the emulator holds a few MiB more by the end of a run.
+        # it held 2-17 MiB more by the end of a run.
         gc.disable()
         lags: list[float] = []
         rss_seen = [0]
