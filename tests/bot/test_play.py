@@ -115,6 +115,72 @@ async def test_going_rummy_by_melding_everything(server: Server, launch: LaunchB
     assert fresh.id != old.id and "hand 2" in fresh.text().lower()
 
 
+async def finish_first_hand(server: Server, bot: RummyBot) -> list[TablePlayer]:
+    """Ann and Bob dealt in for two hands, the first one already over."""
+    seated = [server.player(server.ann), server.player(server.bob)]
+    await start_game(server, bot, seated, hands=2)
+    p1, p2 = in_turn_order(bot, server, seated)
+    await rig_hand(
+        bot,
+        server.channel.id,
+        {p1.key: ["4H", "5H", "6H"], p2.key: ["KC", "2D"]},
+        stock=["7H", "8C"],
+        discard=["AC"],
+    )
+    await p1.open_hand()
+    await p1.draw()
+    await p1.meld(["4H", "5H", "6H"])
+    await p1.discard("7H")
+    await bot.game.wait_idle()
+    return seated
+
+
+async def test_next_hand_is_answered_before_its_table_message_is_out(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch()
+    _ann, bob = await finish_first_hand(server, bot)
+    old = table_message(server.emu, server.channel)
+    # The new table message is held up (rate limited), the answer is not.
+    held = server.emu.fail_next("POST /channels/*/messages", status=429, retry_after=0.5)
+    dealt = await bob.actor.click(old, label="Next hand")
+    assert not dealt.ephemeral and dealt.message is not None and not dealt.message.buttons()
+    assert table_message(server.emu, server.channel).id == old.id
+    await bot.game.wait_idle()
+    assert held.hits == 1
+    fresh = table_message(server.emu, server.channel)
+    assert fresh.id != old.id and "hand 2" in fresh.text().lower()
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.message_id == fresh.id
+    # The finished hand's message keeps its result.
+    kept = server.emu.message(server.channel, old.id)
+    assert kept is not None and "scores" in kept.text() and not kept.buttons()
+    saved = (await bot.game.db.load_live_tables()).tables
+    assert [row.message_id for row in saved] == [fresh.id]
+
+
+async def test_next_hand_stays_on_the_old_message_if_the_channel_refuses_a_new_one(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch()
+    ann, bob = await finish_first_hand(server, bot)
+    old = table_message(server.emu, server.channel)
+    server.emu.fail_next(
+        "POST /channels/*/messages", status=403, code=50013, message="Missing Permissions"
+    )
+    dealt = await bob.actor.click(old, label="Next hand")
+    await bot.game.wait_idle()
+    assert any("couldn't post a new table message" in f.text() for f in dealt.followups)
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.hand_number == 2 and table.message_id == old.id
+    # The old message now shows the new hand, and play goes on from it.
+    shown = table_message(server.emu, server.channel)
+    assert shown.id == old.id and "hand 2" in shown.text().lower()
+    first = in_turn_order(bot, server, [ann, bob])[0]
+    opened = await first.open_hand()
+    assert opened.ephemeral and "Your hand" in opened.text()
+
+
 async def test_discard_only_rule_keeps_a_card_to_throw(server: Server, launch: LaunchBot) -> None:
     bot = await launch()
     seated = [server.player(server.ann), server.player(server.bob)]
