@@ -4,8 +4,8 @@ Discord allows a bot 50 requests a second in all (interaction responses and
 edits through an interaction token do not count). discord.py only reacts to a
 global 429, and while it waits every other request waits too; after five
 refusals it gives up, and a lost table edit leaves a channel showing a stale
-game. With hundreds of tables playing at once the public table edits and the
-"your turn" DMs together go past 50 a second, so the bot paces them itself:
+game. With hundreds of tables playing at once the public table messages and
+the "your turn" DMs together go past 50 a second, so the bot paces them itself:
 each takes a token from one budget first. Table edits go before DMs; both
 collapse while they wait (the refresher draws one edit from the latest state,
 the notifier sends only the latest DM), so waiting costs freshness, not a
@@ -18,8 +18,8 @@ import asyncio
 import time
 from collections import deque
 
-# Below Discord's 50 a second: room for the calls that are not paced (a new
-# table message at each hand, the command sync at start-up).
+# Below Discord's 50 a second: room for the calls that are not paced (the
+# command sync at start-up, moving a table whose message was deleted).
 REQUESTS_PER_SECOND = 35.0
 BURST = 5
 
