@@ -17,8 +17,9 @@ and survives a power cut. Live-table saves are written with
 ``synchronous=NORMAL``: each is in the log before the method returns, so a
 game in progress survives the bot's process stopping or crashing at any
 moment; only a power cut or a crash of the machine itself could lose its last
-moves, since the log is flushed to the disk at the next checkpoint or FULL
-commit rather than at every move. A flush on every move made every table
+moves, since the log is flushed to the disk at the next checkpoint (at most
+half a second later: ``db.checkpoint``) or FULL commit rather than at every
+move. A flush on every move made every table
 wait for this machine's disk, which sometimes takes a second to flush.
 ``python -m db.bench`` shows what each costs.
 """
@@ -43,6 +44,7 @@ from typing import Any, Final, TypeVar
 import aiosqlite
 import orjson
 
+from .checkpoint import Checkpointer
 from .errors import StorageError
 from .lock import ProcessLock
 from .migrations import LATEST_VERSION, migrate
@@ -308,6 +310,7 @@ class Database:
         self._lock = lock
         self._serial = asyncio.Lock()
         self._writer: LiveTableWriter | None = None  # started by open()
+        self._checkpointer: Checkpointer | None = None  # started by open()
 
     # ------------------------------------------------------------ life cycle
 
@@ -328,6 +331,7 @@ class Database:
             raise StorageError(f"cannot create the folder for {db_path}: {exc}") from exc
         lock = ProcessLock.acquire(db_path)
         conn: aiosqlite.Connection | None = None
+        writer: LiveTableWriter | None = None
         try:
             # isolation_level=None: no implicit transactions; every transaction
             # here is an explicit BEGIN IMMEDIATE ... COMMIT.
@@ -342,8 +346,13 @@ class Database:
                 db._settle_saves,
             )
             await writer.start()
+            checkpointer = Checkpointer(functools.partial(_connect_thread, db_path))
+            await checkpointer.start()
             db._writer = writer
+            db._checkpointer = checkpointer
         except BaseException as exc:
+            if writer is not None:
+                writer.stop_soon()
             if conn is not None:
                 try:
                     await conn.close()
@@ -363,10 +372,13 @@ class Database:
         """
         async with self._serial:
             writer, self._writer = self._writer, None
+            checkpointer, self._checkpointer = self._checkpointer, None
             conn, self._conn = self._conn, None
             try:
                 if writer is not None:
                     await writer.stop()  # the saves already made are written first
+                if checkpointer is not None:
+                    await checkpointer.stop()
                 if conn is not None:
                     try:
                         # Cheap at close and keeps the planner's statistics fresh.
@@ -391,6 +403,9 @@ class Database:
         writer, self._writer = self._writer, None
         if writer is not None:
             writer.stop_soon()
+        checkpointer, self._checkpointer = self._checkpointer, None
+        if checkpointer is not None:
+            checkpointer.stop_soon()
         conn, self._conn = self._conn, None
         if conn is not None:
             # stop() queues the close behind whatever the worker thread already
@@ -459,6 +474,8 @@ class Database:
 
     def _settle_saves(self, batch: list[PendingSave], error: BaseException | None) -> None:
         """Tell each caller of a group commit how it went (on the event loop)."""
+        if error is None and self._checkpointer is not None:
+            self._checkpointer.request()
         for save in batch:
             if error is None:
                 if not save.done.done():
@@ -852,7 +869,15 @@ async def _configure(conn: aiosqlite.Connection, path: Path) -> None:
 
 
 def _connect_writer(path: Path) -> sqlite3.Connection:
-    """The live-table writer's connection, with the settings ``_configure`` checks."""
+    """The live-table writer's connection: it leaves checkpoints to ``db.checkpoint``."""
+    conn = _connect_thread(path)
+    conn.execute("PRAGMA wal_autocheckpoint = 0")
+    return conn
+
+
+def _connect_thread(path: Path) -> sqlite3.Connection:
+    """A connection for a thread of the database's own, with the settings
+    ``_configure`` checks."""
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
