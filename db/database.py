@@ -19,9 +19,9 @@ game in progress survives the bot's process stopping or crashing at any
 moment; only a power cut or a crash of the machine itself could lose its last
 moves, since the log is flushed to the disk at the next checkpoint (at most
 half a second later: ``db.checkpoint``) or FULL commit rather than at every
-move. A flush on every move made every table
-wait for this machine's disk, which sometimes takes a second to flush.
-``python -m db.bench`` shows what each costs.
+move. A flush on every move made every table wait for this machine's disk,
+which sometimes takes a second to flush. ``python -m db.bench`` shows what
+each costs.
 """
 
 from __future__ import annotations
