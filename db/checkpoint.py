@@ -17,12 +17,12 @@ a log that is not yet on the disk: one interval, not "until the log is full".
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import logging
 import sqlite3
 import threading
 from collections.abc import Callable
+
+from .connection_thread import ConnectionThread
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ CHECKPOINT_INTERVAL = 0.5
 RESTART_PAGES = 10_000
 
 
-class Checkpointer:
+class Checkpointer(ConnectionThread):
     """A thread that runs a PASSIVE checkpoint after saves were committed."""
 
     def __init__(
@@ -45,20 +45,13 @@ class Checkpointer:
         interval: float = CHECKPOINT_INTERVAL,
         restart_pages: int = RESTART_PAGES,
     ) -> None:
-        self._connect = connect
+        super().__init__(connect, "db-checkpointer")
         self._interval = interval
         self._restart_pages = restart_pages
         self._wanted = threading.Event()
         self._stopping = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="db-checkpointer", daemon=True)
-        self._opened: concurrent.futures.Future[None] = concurrent.futures.Future()
-        self.checkpoints = 0  # completed checkpoints, for tests and benchmarks
+        self.checkpoints = 0  # completed ones, so tests can wait for one
         self.restarts = 0
-
-    async def start(self) -> None:
-        """Open the connection on the thread; raises what opening raised."""
-        self._thread.start()
-        await asyncio.wrap_future(self._opened)
 
     def request(self) -> None:
         """There are committed saves in the log: checkpoint them soon."""
@@ -69,31 +62,18 @@ class Checkpointer:
         self._stopping.set()
         self._wanted.set()
 
-    async def stop(self) -> None:
-        self.stop_soon()
-        await asyncio.to_thread(self._thread.join)
-
     # ------------------------------------------------------------ on the thread
-    def _run(self) -> None:
-        try:
-            conn = self._connect()
-        except BaseException as exc:
-            self._opened.set_exception(exc)
-            return
-        self._opened.set_result(None)
-        try:
-            while True:
-                self._wanted.wait()
-                if self._stopping.is_set():
-                    break
-                self._wanted.clear()
-                self._checkpoint(conn)
-                # Saves committed meanwhile wait for the next round: one
-                # checkpoint an interval at most, however busy the tables.
-                if self._stopping.wait(self._interval):
-                    break
-        finally:
-            conn.close()
+    def _serve(self, conn: sqlite3.Connection) -> None:
+        while True:
+            self._wanted.wait()
+            if self._stopping.is_set():
+                break
+            self._wanted.clear()
+            self._checkpoint(conn)
+            # Saves committed meanwhile wait for the next round: one
+            # checkpoint an interval at most, however busy the tables.
+            if self._stopping.wait(self._interval):
+                break
 
     def _checkpoint(self, conn: sqlite3.Connection) -> None:
         try:

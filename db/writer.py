@@ -19,14 +19,14 @@ its save to be on disk before the next change starts.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import logging
 import queue
 import sqlite3
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
+
+from .connection_thread import ConnectionThread
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ Settle = Callable[[list[PendingSave], BaseException | None], None]
 _STOP: Final = None
 
 
-class LiveTableWriter:
+class LiveTableWriter(ConnectionThread):
     """A thread with its own SQLite connection, committing queued saves in groups."""
 
     def __init__(
@@ -55,59 +55,38 @@ class LiveTableWriter:
         max_rows: int,
         settle: Settle,
     ) -> None:
-        self._connect = connect
+        super().__init__(connect, "db-live-writer")
         self._statement = statement
         self._max_rows = max_rows
         self._settle = settle
         self._queue: queue.SimpleQueue[PendingSave | None] = queue.SimpleQueue()
         self._loop = asyncio.get_running_loop()
-        self._thread = threading.Thread(target=self._run, name="db-live-writer", daemon=True)
-        self._opened: concurrent.futures.Future[None] = concurrent.futures.Future()
-
-    async def start(self) -> None:
-        """Open the connection on the thread; raises what opening raised."""
-        self._thread.start()
-        await asyncio.wrap_future(self._opened)
 
     def submit(self, save: PendingSave) -> None:
         self._queue.put(save)
-
-    async def stop(self) -> None:
-        """Commit what is queued, then close the connection and end the thread."""
-        self.stop_soon()
-        await asyncio.to_thread(self._thread.join)
 
     def stop_soon(self) -> None:
         """Ask the thread to finish what is queued and end, without waiting for it."""
         self._queue.put(_STOP)
 
     # ------------------------------------------------------------ on the thread
-    def _run(self) -> None:
-        try:
-            conn = self._connect()
-        except BaseException as exc:
-            self._opened.set_exception(exc)
-            return
-        self._opened.set_result(None)
-        try:
-            stopping = False
-            while not stopping:
-                first = self._queue.get()
-                if first is _STOP:
+    def _serve(self, conn: sqlite3.Connection) -> None:
+        stopping = False
+        while not stopping:
+            first = self._queue.get()
+            if first is _STOP:
+                break
+            batch = [first]
+            while len(batch) < self._max_rows:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
                     break
-                batch = [first]
-                while len(batch) < self._max_rows:
-                    try:
-                        more = self._queue.get_nowait()
-                    except queue.Empty:
-                        break
-                    if more is _STOP:
-                        stopping = True
-                        break
-                    batch.append(more)
-                self._report(batch, self._commit(conn, batch))
-        finally:
-            conn.close()
+                if more is _STOP:
+                    stopping = True
+                    break
+                batch.append(more)
+            self._report(batch, self._commit(conn, batch))
 
     def _commit(self, conn: sqlite3.Connection, batch: list[PendingSave]) -> BaseException | None:
         # One statement in autocommit mode: one transaction, every row or
