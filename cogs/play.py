@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import functools
-import logging
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import discord
 
-from db import StorageError
 from engine import (
     Action,
     Card,
@@ -30,15 +28,11 @@ from .game import NOT_SAVED, Interaction, Refusal
 from .handles import InteractionHandle
 from .ids import ComponentId
 from .lobby import AfterLock, Handler
-from .pacing import URGENT
-from .records import live_table
 from .table import HandViewToken, Seat, Stage, Table
-from .views import hand_view, lay_off_choice_view, table_view
+from .views import hand_view, lay_off_choice_view
 
 if TYPE_CHECKING:
     from .game import GameService
-
-log = logging.getLogger(__name__)
 
 
 def hand_payload(
@@ -167,42 +161,16 @@ class PlayHandlers:
         if not await self.game.commit(table, snapshot):
             raise Refusal(NOT_SAVED)
         # The answer only takes the button off the finished hand's message,
-        # which keeps its result. The new hand goes on a fresh message posted
-        # after it: a channel message waits for the bot's request budget, and
-        # answering only once it was out took most of a second on a busy bot.
+        # which keeps its result; the new hand goes on a fresh message that the
+        # refresher posts after it. Answering only once that message was out
+        # (a channel message waits on rate limits) took most of a second on a
+        # busy bot.
         try:
             await answer.update_message(interaction, view=None)
         finally:
-            posted = await self._post_table_message(table)
+            self.game.refresher.move(table)
             self.game.notifier.dealt(table)
-            self.game.after_change(table, refresh=not posted)
-        if not posted:
-            await interaction.followup.send(
-                "I couldn't post a new table message here (check my Send Messages and "
-                "Embed Links permissions), so this hand is played on the message above.",
-                ephemeral=True,
-            )
-
-    async def _post_table_message(self, table: Table) -> bool:
-        """Move play to a fresh message; False if the channel refused it, and the
-        table stays on its old message (the refresher then shows the new hand there)."""
-        controls = table_view(table)
-        assert controls is not None, "a table in play always has its buttons"
-        channel = self.game.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        await self.game.refresher.budget.take(URGENT)
-        try:
-            fresh = await channel.send(embed=render.table_embed(table), view=controls)
-        except discord.HTTPException:
-            log.warning("could not post the next hand's table in channel %s", table.channel_id)
-            return False
-        table.message_id = fresh.id
-        try:
-            await self.game.db.save_live_table(live_table(table))
-        except StorageError:
-            # The hand itself is saved; after a restart the table would show on
-            # the old message, which the refresher can still edit.
-            log.exception("could not record the new table message id")
-        return True
+            self.game.after_change(table, refresh=False)
 
     # --- hand view: private, no game change ------------------------------------------
     async def _respond_hand(

@@ -4,6 +4,10 @@ Edits are coalesced per table: while one edit is in flight, any number of
 further changes collapse into a single follow-up edit drawn from the latest
 state. That keeps a busy table (computer players, quick humans) under
 Discord's per-channel edit limit and costs at most one edit per action.
+
+It is also the one place that moves a table to a fresh message: at each new
+hand (the finished hand's message keeps its result), and when Discord will no
+longer edit the old one.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ def public_payload(table: Table) -> Payload:
 class _Pending:
     table: Table
     dirty: bool = False
+    move: bool = False  # the next update is a fresh message, not an edit
     override: Payload | None = None
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
@@ -70,6 +75,12 @@ class TableRefresher:
         """Show a fixed final message (the table has left play)."""
         self._mark(table, (embed, view))
 
+    def move(self, table: Table) -> None:
+        """Show the table on a fresh message from now on, leaving the current
+        one as it is; if the channel refuses a new message, the current one
+        shows the table instead."""
+        self._mark(table, None, move=True)
+
     def pending(self) -> list[asyncio.Task[Any]]:
         return [p.task for p in self._pending.values() if p.task is not None and not p.task.done()]
 
@@ -79,7 +90,7 @@ class TableRefresher:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
-    def _mark(self, table: Table, override: Payload | None) -> None:
+    def _mark(self, table: Table, override: Payload | None, *, move: bool = False) -> None:
         if table.message_id is None:
             return
         pending = self._pending.get(table.channel_id)
@@ -87,6 +98,7 @@ class TableRefresher:
             pending = _Pending(table)
             self._pending[table.channel_id] = pending
         pending.dirty = True
+        pending.move = pending.move or move
         if override is not None:
             pending.override = override
         if pending.task is None or pending.task.done():
@@ -104,13 +116,27 @@ class TableRefresher:
                 await self.budget.take(URGENT)
                 pending.dirty = False
                 embed, view = pending.override or public_payload(table)
+                moving, pending.move = pending.move, False
                 try:
-                    await self._edit(table, embed, view)
+                    if moving:
+                        await self._post(table, embed, view)
+                    else:
+                        await self._edit(table, embed, view)
                 except discord.HTTPException as error:
-                    if error.status != 429 and error.status < 500:
+                    retryable = error.status == 429 or error.status >= 500
+                    if moving and not retryable:
+                        # Refused (no right to post here, most likely): the
+                        # current message shows the table from now on.
+                        log.warning(
+                            "could not post a new table message in channel %s; "
+                            "the table stays on its current message",
+                            table.channel_id,
+                        )
+                        pending.dirty = True
+                        continue
+                    if not retryable or failures == len(RETRY_DELAYS):
                         raise
-                    if failures == len(RETRY_DELAYS):
-                        raise
+                    pending.move = pending.move or moving
                     pending.dirty = True
                     await asyncio.sleep(RETRY_DELAYS[failures])
                     failures += 1
@@ -132,10 +158,14 @@ class TableRefresher:
             if error.code not in MOVE_TABLE_CODES:
                 raise
             log.info("moving the table in channel %s to a fresh message", table.channel_id)
-            if view is None:
-                message = await channel.send(embed=embed)
-            else:
-                message = await channel.send(embed=embed, view=view)
-            table.message_id = message.id
-            if self.on_moved is not None:
-                await self.on_moved(table)
+            await self._post(table, embed, view)
+
+    async def _post(self, table: Table, embed: discord.Embed, view: discord.ui.View | None) -> None:
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        if view is None:
+            message = await channel.send(embed=embed)
+        else:
+            message = await channel.send(embed=embed, view=view)
+        table.message_id = message.id
+        if self.on_moved is not None:
+            await self.on_moved(table)
