@@ -115,10 +115,13 @@ async def test_going_rummy_by_melding_everything(server: Server, launch: LaunchB
     assert fresh.id != old.id and "hand 2" in fresh.text().lower()
 
 
-async def finish_first_hand(server: Server, bot: RummyBot) -> list[TablePlayer]:
-    """Ann and Bob dealt in for two hands, the first one already over."""
+async def rigged_heads_up(
+    server: Server, bot: RummyBot, **options: object
+) -> tuple[TablePlayer, TablePlayer]:
+    """Ann and Bob dealt in, in turn order: the first holds 4-5-6 of hearts
+    with the 7 on the stock, the second two loose cards."""
     seated = [server.player(server.ann), server.player(server.bob)]
-    await start_game(server, bot, seated, hands=2)
+    await start_game(server, bot, seated, **options)
     p1, p2 = in_turn_order(bot, server, seated)
     await rig_hand(
         bot,
@@ -127,23 +130,29 @@ async def finish_first_hand(server: Server, bot: RummyBot) -> list[TablePlayer]:
         stock=["7H", "8C"],
         discard=["AC"],
     )
+    return p1, p2
+
+
+async def finish_first_hand(server: Server, bot: RummyBot) -> list[TablePlayer]:
+    """Ann and Bob dealt in for two hands, the first one already over (in turn order)."""
+    p1, p2 = await rigged_heads_up(server, bot, hands=2)
     await p1.open_hand()
     await p1.draw()
     await p1.meld(["4H", "5H", "6H"])
     await p1.discard("7H")
     await bot.game.wait_idle()
-    return seated
+    return [p1, p2]
 
 
 async def test_next_hand_is_answered_before_its_table_message_is_out(
     server: Server, launch: LaunchBot
 ) -> None:
     bot = await launch()
-    _ann, bob = await finish_first_hand(server, bot)
+    _, dealer = await finish_first_hand(server, bot)
     old = table_message(server.emu, server.channel)
     # The new table message is held up (rate limited), the answer is not.
     held = server.emu.fail_next("POST /channels/*/messages", status=429, retry_after=0.5)
-    dealt = await bob.actor.click(old, label="Next hand")
+    dealt = await dealer.actor.click(old, label="Next hand")
     assert not dealt.ephemeral and dealt.message is not None and not dealt.message.buttons()
     assert table_message(server.emu, server.channel).id == old.id
     await bot.game.wait_idle()
@@ -163,12 +172,12 @@ async def test_next_hand_stays_on_the_old_message_if_the_channel_refuses_a_new_o
     server: Server, launch: LaunchBot
 ) -> None:
     bot = await launch()
-    ann, bob = await finish_first_hand(server, bot)
+    seated = await finish_first_hand(server, bot)
     old = table_message(server.emu, server.channel)
     server.emu.fail_next(
         "POST /channels/*/messages", status=403, code=50013, message="Missing Permissions"
     )
-    dealt = await bob.actor.click(old, label="Next hand")
+    dealt = await seated[1].actor.click(old, label="Next hand")
     assert not dealt.ephemeral
     await bot.game.wait_idle()
     table = bot.game.tables.get(server.channel.id)
@@ -176,7 +185,7 @@ async def test_next_hand_stays_on_the_old_message_if_the_channel_refuses_a_new_o
     # The old message now shows the new hand, and play goes on from it.
     shown = table_message(server.emu, server.channel)
     assert shown.id == old.id and "hand 2" in shown.text().lower()
-    first = in_turn_order(bot, server, [ann, bob])[0]
+    first = in_turn_order(bot, server, seated)[0]
     opened = await first.open_hand()
     assert opened.ephemeral and "Your hand" in opened.text()
 
@@ -202,16 +211,7 @@ async def test_a_deleted_table_message_is_replaced_by_a_fresh_one(
 
 async def test_discard_only_rule_keeps_a_card_to_throw(server: Server, launch: LaunchBot) -> None:
     bot = await launch()
-    seated = [server.player(server.ann), server.player(server.bob)]
-    await start_game(server, bot, seated, go_out="discard_only", hands=1)
-    p1, p2 = in_turn_order(bot, server, seated)
-    await rig_hand(
-        bot,
-        server.channel.id,
-        {p1.key: ["4H", "5H", "6H"], p2.key: ["KC", "2D"]},
-        stock=["7H", "8C"],
-        discard=["AC"],
-    )
+    p1, _ = await rigged_heads_up(server, bot, go_out="discard_only", hands=1)
     await p1.open_hand()
     await p1.draw()
     refused = await p1.meld(["4H", "5H", "6H", "7H"])

@@ -8,7 +8,7 @@ from bot import RummyBot
 
 from .conftest import LaunchBot, Server
 from .harness import rig_hand, table_message
-from .test_play import in_turn_order, start_game
+from .test_play import in_turn_order, rigged_heads_up, start_game
 
 
 def state(bot: RummyBot, server: Server) -> dict:  # type: ignore[type-arg]
@@ -89,16 +89,7 @@ async def test_double_click_applies_once(server: Server, launch: LaunchBot) -> N
 
 async def test_stale_buttons_from_an_earlier_hand(server: Server, launch: LaunchBot) -> None:
     bot = await launch()
-    seated = [server.player(server.ann), server.player(server.bob)]
-    await start_game(server, bot, seated, hands=3)
-    p1, p2 = in_turn_order(bot, server, seated)
-    await rig_hand(
-        bot,
-        server.channel.id,
-        {p1.key: ["4H", "5H", "6H"], p2.key: ["KC", "2D"]},
-        stock=["7H", "8C"],
-        discard=["AC"],
-    )
+    p1, p2 = await rigged_heads_up(server, bot, hands=3)
     await p1.open_hand()
     await p2.open_hand()
     hand_one_view = p2.view
