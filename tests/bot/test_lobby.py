@@ -11,6 +11,7 @@ from db import LiveTable
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.actors import Reply
 from tests.fakediscord.faults import Fault
+from tests.waiting import until
 
 from .conftest import LaunchBot, Server
 from .harness import table_message
@@ -170,13 +171,6 @@ async def test_the_lobby_is_saved_with_its_message_before_anyone_joins(
     assert [(t.channel_id, t.message_id) for t in saved] == [
         (server.channel.id, opened.message.id)
     ]
-
-
-async def until(condition: Callable[[], bool], limit: float = 5.0) -> None:
-    deadline = asyncio.get_running_loop().time() + limit
-    while not condition():
-        assert asyncio.get_running_loop().time() < deadline, "timed out"
-        await asyncio.sleep(0.005)
 
 
 @dataclass

@@ -6,7 +6,7 @@ import asyncio
 import shutil
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 
@@ -15,17 +15,9 @@ import pytest
 from db import Database
 from db.checkpoint import Checkpointer
 from db.database import _connect_thread, _connect_writer
+from tests.waiting import until
 
 from .test_group_commit import table
-
-
-async def until(condition: Callable[[], bool], what: str) -> None:
-    """Wait for a thread's work to show (the checkpointer runs on its own clock)."""
-    for _ in range(500):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"never happened: {what}")
 
 
 def rows_in_main_file(db_path: Path, copy: Path) -> list[int]:
