@@ -434,17 +434,15 @@ class Database:
     async def save_live_table(self, table: LiveTable) -> None:
         """Insert or replace the saved state of the game in ``table.channel_id``.
 
-        One statement, so one transaction: either the new state is on disk
-        when this returns, or StorageError is raised and the previous state is
-        still the saved one.  The caller keeps its old in-memory state then.
+        One statement, so one transaction: either the new state is in the
+        database's log when this returns (see the module's note on
+        durability), or StorageError is raised and the previous state is still
+        the saved one.  The caller keeps its old in-memory state then.
 
         Saves that arrive while another is being written are written together,
-        in one transaction with one fsync (a group commit, on the writer thread
-        of ``db.writer``): with many tables playing at once the disk flush, not
-        the statement, is what costs, and a queue of one-flush-per-save made
-        players wait seconds for their clicks.  Each caller still returns only
-        once its own state is on disk, and a failed commit fails every save in
-        it.
+        in one transaction (a group commit, on the writer thread of
+        ``db.writer``).  Each caller still returns only once its own state is
+        written, and a failed commit fails every save in it.
         """
         try:
             row = (

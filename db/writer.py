@@ -8,7 +8,8 @@ of the event loop, and on a bot busy with hundreds of tables one turn takes
 tens of milliseconds. Here the caller hands its row straight to the writing
 thread, which wakes at once, and the thread settles the callers' futures when
 its commit is done: two turns. Saves that queue up while a commit runs go
-into the next one together (a group commit: one statement, one fsync).
+into the next one together (a group commit: one statement, one write to the
+log; flushing the log to the disk is ``db.checkpoint``'s job).
 
 SQLite lets one writer in at a time, so this connection and the shared one
 take turns at the file (``busy_timeout``). No save can pass another unit on
@@ -90,7 +91,7 @@ class LiveTableWriter(ConnectionThread):
 
     def _commit(self, conn: sqlite3.Connection, batch: list[PendingSave]) -> BaseException | None:
         # One statement in autocommit mode: one transaction, every row or
-        # none, one fsync.
+        # none.
         parameters = [value for save in batch for value in save.row]
         try:
             conn.execute(self._statement(len(batch)), parameters)
