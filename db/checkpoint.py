@@ -2,9 +2,9 @@
 
 SQLite's default is that whichever commit takes the log past 1,000 pages
 copies it into the database file and flushes both to the disk, before that
-commit returns. At 200 busy tables that happened every second or so, and now
-and then this machine's disk took 200-400 ms over the flush: every move on
-every table waited behind it. Here the live-table writer's connection never
+commit returns. With hundreds of busy tables that happens often, and a slow
+disk can take a large part of a second over the flush: every move on every
+table waited behind it. Here the live-table writer's connection never
 does it (``wal_autocheckpoint = 0``); this thread does, with a connection of
 its own, soon after saves were committed. SQLite lets one connection
 checkpoint while another commits, so the saves go on meanwhile. The shared
@@ -29,10 +29,9 @@ log = logging.getLogger(__name__)
 # How often, at most, the log is checkpointed while saves keep coming.
 CHECKPOINT_INTERVAL = 0.5
 # SQLite starts the log file over only when a write finds it wholly copied,
-# which with saves arriving all the time may not happen for a while (at 200
-# tables with no think time the log reached 2,700 pages between restarts).
-# Past this many pages a RESTART checkpoint makes it: the saves wait for it,
-# but the PASSIVE one just before has left it little to copy.
+# which with saves arriving all the time may not happen for a while. Past
+# this many pages a RESTART checkpoint makes it: the saves wait for it, but
+# the PASSIVE one just before has left it little to copy.
 RESTART_PAGES = 10_000
 
 

@@ -19,6 +19,8 @@ from collections.abc import Callable
 
 
 class ConnectionThread(abc.ABC):
+    """A thread that owns one SQLite connection, opened and closed on it."""
+
     def __init__(self, connect: Callable[[], sqlite3.Connection], name: str) -> None:
         self._connect = connect
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)

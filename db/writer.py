@@ -34,6 +34,8 @@ log = logging.getLogger(__name__)
 
 @dataclass(eq=False)
 class PendingSave:
+    """A live-table save queued for the writer thread; ``done`` settles once committed."""
+
     channel_id: int
     row: tuple[Any, ...]
     done: asyncio.Future[None]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot import RummyBot, Settings
-from cogs.game import GameConfig
+from flows.config import GameConfig
 from tests.conftest import StartBot
 from tests.fakediscord import Actor, BotRunner, FakeDiscord
 from tests.fakediscord.world import Channel, Guild
@@ -101,7 +101,7 @@ async def launch(
         yield start
         for bot in bots:
             if not bot.is_closed() and hasattr(bot, "game"):
-                await bot.game.wait_idle()
+                await bot.game.tasks.wait_idle()
     finally:
         for name in ("cogs", "rummy", "db"):
             logging.getLogger(name).removeHandler(errors)
@@ -124,8 +124,13 @@ def stop_bot(runners: dict[int, BotRunner]) -> StopBot:
             await runner.client.close()
             return
         game = bot.game
-        game.closing = True
-        doomed = [runner.task, *game._tasks, *game._timers.values(), *game.refresher.pending()]
+        game.tasks.closing = True
+        doomed = [
+            runner.task,
+            *game.tasks.running(),
+            *game.automation.timers(),
+            *game.refresher.pending(),
+        ]
         for task in doomed:
             task.cancel()
         assert bot.db is not None

@@ -1,4 +1,4 @@
-"""Answers sent without reading the message back (cogs/answer.py) keep the rules
+"""Answers sent without reading the message back (transport/callbacks.py) keep the rules
 of interaction.response: one answer, retried when rate limited, and a click that
 came too late is neither answered twice nor undone."""
 
@@ -8,8 +8,8 @@ import discord
 import pytest
 from discord.utils import MISSING
 
-from cogs.answer import message_data
-from cogs.views import Controls, button
+from presentation.components import Controls, button
+from transport.callbacks import message_data
 
 from .conftest import LaunchBot, Server
 from .test_play import heads_up
@@ -17,14 +17,14 @@ from .test_play import heads_up
 
 def test_message_body_clears_with_none_and_keeps_what_is_missing() -> None:
     embed = discord.Embed(title="Your hand")
-    view = Controls([button("x:1", "Draw")])
-    assert message_data(embed=embed, view=view) == {
+    controls = Controls([button("x:1", "Draw")])
+    assert message_data(embed=embed, controls=controls) == {
         "embeds": [embed.to_dict()],
-        "components": [{"type": 1, "components": view.rows[0]}],
+        "components": [{"type": 1, "components": controls.rows[0]}],
     }
-    assert message_data(view=None) == {"components": []}
+    assert message_data(controls=None) == {"components": []}
     assert message_data(content="hi", embed=None) == {"content": "hi", "embeds": []}
-    assert message_data(embed=MISSING, view=MISSING) == {}
+    assert message_data(embed=MISSING, controls=MISSING) == {}
 
 
 async def test_a_rate_limited_answer_is_retried(server: Server, launch: LaunchBot) -> None:
@@ -48,7 +48,7 @@ async def test_a_click_answered_too_late_is_kept_and_not_answered_again(
         "POST /interactions/*/callback", status=404, code=10062, message="Unknown interaction"
     )
     late = await first.draw()
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     assert gone.hits == 1 and not late.answered
     assert server.emu.take_problems() == [
         f"interaction {late.interaction.description} was not answered within 0.5 s"

@@ -18,13 +18,13 @@ QUICK_TURNS = dataclasses.replace(FAST, turn_time_scale=0.5)
 async def test_one_human_plays_a_match_against_computers(server: Server, launch: LaunchBot) -> None:
     bot = await launch()
     ann = server.player(server.ann)
-    ann.settle = bot.game.wait_idle
+    ann.settle = bot.game.tasks.wait_idle
     lobby = await server.ann.slash(server.channel, "rummy start", hands=2, turn_timeout=0)
     await server.ann.click(lobby.message, label="Add computer (easy)")
     await server.ann.click(lobby.message, label="Add computer (hard)")
     await server.ann.click(lobby.message, label="Start")
     for _ in range(300):
-        await bot.game.wait_idle()
+        await bot.game.tasks.wait_idle()
         table = bot.game.tables.get(server.channel.id)
         if table is None:
             break
@@ -57,7 +57,7 @@ async def test_timeouts_hand_the_seat_to_a_computer_until_taken_back(
     assert f"<t:{int(table.turn_deadline)}:R>" in table_message(server.emu, server.channel).text()
     absent = next(p for p in seated if p.key == table.match.hand.turn)
     present = next(p for p in seated if p is not absent)
-    present.settle = bot.game.wait_idle
+    present.settle = bot.game.tasks.wait_idle
     seat = table.seat(absent.key)
 
     async def wait_turn_of(player: TablePlayer) -> None:
@@ -76,7 +76,7 @@ async def test_timeouts_hand_the_seat_to_a_computer_until_taken_back(
             assert not seat.autopilot
             await play_simple_turn(present, bot)
     assert seat.autopilot
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     assert "a computer plays their seat" in table_message(server.emu, server.channel).text()
 
     # The computer now plays the seat at once; the person comes back and reclaims it.
@@ -87,7 +87,7 @@ async def test_timeouts_hand_the_seat_to_a_computer_until_taken_back(
     back = await absent.press("Take my seat back")
     assert "Take my seat back" not in {b["label"] for b in back.message.buttons()}
     assert not seat.autopilot and seat.missed_turns == 0
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     assert "took their seat back" in table_message(server.emu, server.channel).text()
 
 
@@ -130,7 +130,7 @@ async def test_idle_table_is_ended_as_abandoned(server: Server, launch: LaunchBo
     await bot.game.automation.sweep(now=table.last_human_action + 29 * 60)
     assert bot.game.tables.get(server.channel.id) is table
     await bot.game.automation.sweep(now=table.last_human_action + 30 * 60 + 1)
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     assert bot.game.tables.get(server.channel.id) is None
     assert "abandoned" in table_message(server.emu, server.channel).text()
     assert bot.db is not None and (await bot.db.load_live_tables()).tables == []
@@ -150,7 +150,7 @@ async def test_computer_moves_never_block_people(server: Server, launch: LaunchB
     assert table is not None and table.match is not None
     if table.match.hand.turn == str(server.ann.id):
         ann = server.player(server.ann)
-        ann.settle = bot.game.wait_idle
+        ann.settle = bot.game.tasks.wait_idle
         await play_simple_turn(ann, bot)
     # While the computer "thinks" (its 0.5 s pause), the table's lock is free
     # and clicks are answered at once.
@@ -158,5 +158,5 @@ async def test_computer_moves_never_block_people(server: Server, launch: LaunchB
     assert table.match.hand.turn == "cpu1" and not table.lock.locked()
     reply = await server.ann.click(table_message(server.emu, server.channel), label="Rules")
     assert reply.answered and table.match.hand.turn == "cpu1"
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     assert table.match.hand.turn == str(server.ann.id)  # then the computer did move

@@ -111,7 +111,7 @@ async def test_defaults_that_could_not_be_saved_do_not_reach_the_next_game(
     bot.db.abandon()  # every write now fails, as on a dead disk
     refused = await server.mod.slash(server.channel, "rummy settings", hands=2)
     assert refused.ephemeral and "could not be saved" in refused.text()
-    rules = bot.game.guild_rules(server.channel.guild_id)
+    rules = bot.game.server_rules.of(server.channel.guild_id)
     assert rules.hands is None
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cogs import answer
+from transport import callbacks
 
 from .conftest import LaunchBot, Server
 from .test_play import heads_up, start_game
@@ -19,7 +19,7 @@ async def test_a_hand_view_sent_while_play_moves_on_catches_up(
 ) -> None:
     bot, mover, waiter = await heads_up(server, launch)
     await mover.open_hand()
-    send = answer.send_message
+    send = callbacks.send_message
     played: list[bool] = []
 
     async def mover_plays_a_turn() -> None:
@@ -35,10 +35,10 @@ async def test_a_hand_view_sent_while_play_moves_on_catches_up(
             played.append(True)
         await send(interaction, *args, **kwargs)
 
-    monkeypatch.setattr(answer, "send_message", slow_send)
+    monkeypatch.setattr(callbacks, "send_message", slow_send)
     waiter.settle = None
     opened = await waiter.open_hand()
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     assert played and opened.answered
     table = bot.game.tables.get(server.channel.id)
     assert table is not None and table.current_seat is not None

@@ -2,7 +2,7 @@
 
 At hundreds of clicks a second, clicks left in reference cycles made the
 collector's passes long enough to stall every table (see
-``cogs.rummy.release_interaction``).
+``transport.events.release_interaction``).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ async def test_clicks_leave_no_interaction_for_the_collector(
         await first.open_hand()
         await first.draw()
         await first.discard(first.hand()[0])
-        await bot.game.wait_idle()
+        await bot.game.tasks.wait_idle()
     cycled = [item for item in garbage if isinstance(item, discord.Interaction)]
     assert cycled == []
     # The same check sees a cycle when there is one: it is not blind.

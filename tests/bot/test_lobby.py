@@ -54,7 +54,7 @@ async def test_lobby_join_leave_and_start(server: Server, launch: LaunchBot) -> 
     assert late.ephemeral and "not playing" in late.text()
     table = bot.game.tables.get(server.channel.id)
     assert table is not None and [s.name for s in table.seats] == ["Ann", "Bob"]
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     # Both players were dealt their hands by DM.
     assert any("Your cards" in m.text() for m in server.ann.dms())
     assert any("Your cards" in m.text() for m in server.bob.dms())
@@ -133,7 +133,7 @@ async def test_lobby_left_alone_closes_itself(server: Server, launch: LaunchBot)
     await bot.game.automation.sweep(now=table.created_at + 14 * 60)
     assert bot.game.tables.get(server.channel.id) is table
     await bot.game.automation.sweep(now=table.created_at + 15 * 60 + 1)
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     assert bot.game.tables.get(server.channel.id) is None
     assert lobby.message is not None and "lobby closed" in lobby.message.text()
     assert not lobby.message.buttons()
@@ -165,7 +165,7 @@ async def test_the_lobby_is_saved_with_its_message_before_anyone_joins(
     """A restart before the first Join still knows which message is the lobby."""
     bot = await launch()
     opened = await server.ann.slash(server.channel, "rummy start")
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     assert bot.db is not None
     saved = (await bot.db.load_live_tables()).tables
     assert [(t.channel_id, t.message_id) for t in saved] == [
@@ -216,7 +216,7 @@ async def test_the_deal_is_not_overwritten_by_a_join_answered_before_it(
     started = await server.ann.click(lobby.message, label="Start")
     await bob.answered()
     assert started.answered
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     shown = table_message(server.emu, server.channel)
     assert {b["label"] for b in shown.buttons()} == {"Show hand", "Rules"}
 
@@ -230,7 +230,7 @@ async def joins_waiting_on_a_busy_table(
     live-table saves from now on, and the call that lets the lock go."""
     bot = await launch(allow_errors=allow_errors)
     lobby = await server.ann.slash(server.channel, "rummy start")
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     table = bot.game.tables.get(server.channel.id)
     assert table is not None and bot.db is not None
     saves: list[int] = []

@@ -86,12 +86,12 @@ async def play_match(
             await seated[0].actor.click(
                 table_message(server.emu, server.channel), label="Next hand"
             )
-            await bot.game.wait_idle()
+            await bot.game.tasks.wait_idle()
             continue
         player = current(bot, server, seated)
         assert player is not None
         await play_simple_turn(player, bot)
-        await bot.game.wait_idle()
+        await bot.game.tasks.wait_idle()
         if watch is not None:
             watch.check()
     raise AssertionError("the match did not end")
@@ -134,10 +134,10 @@ async def test_player_with_closed_dms_is_told_once(server: Server, launch: Launc
     assert server.bob.dms() == []
     assert any("Your cards" in m.text() for m in server.ann.dms())
     first = await seated[1].open_hand()
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     assert any("DMs are closed" in f.text() for f in first.followups)
     second = await seated[1].open_hand()
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     assert not any("DMs are closed" in f.text() for f in second.followups)
     # The game goes on regardless.
     assert bot.game.tables.get(server.channel.id) is not None

@@ -12,12 +12,12 @@ async def start_game(
     server: Server, bot: RummyBot, seated: list[TablePlayer], **options: object
 ) -> None:
     for player in seated:
-        player.settle = bot.game.wait_idle
+        player.settle = bot.game.tasks.wait_idle
     lobby = await seated[0].actor.slash(server.channel, "rummy start", **options)
     for player in seated[1:]:
         await player.actor.click(lobby.message, label="Join")
     await seated[0].actor.click(lobby.message, label="Start")
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
 
 
 async def heads_up(
@@ -65,7 +65,7 @@ async def test_going_out_by_discard_after_melding(server: Server, launch: Launch
     laid = await p1.lay_off(["10S"])
     assert "7♠ 8♠ 9♠ 10♠" in laid.text()
     final = await p1.discard("2D")
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     result = table_message(server.emu, server.channel).text()
     assert "went out" in result and "rummy" not in result.lower().split("went out")[1][:20]
     assert "scores **32**" in result
@@ -97,7 +97,7 @@ async def test_going_rummy_by_melding_everything(server: Server, launch: LaunchB
     await p1.draw()
     await p1.meld(["4H", "5H", "6H", "7H"])
     done = await p1.meld(["JC", "JD", "JS"])
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     result = table_message(server.emu, server.channel).text()
     assert "rummy!" in result and "doubled" in result
     assert "scores **50**" in result  # (2 + 3 + 10 + 10) doubled
@@ -110,7 +110,7 @@ async def test_going_rummy_by_melding_everything(server: Server, launch: LaunchB
     assert outsider.ephemeral and "not playing" in outsider.text()
     dealt = await p3.actor.click(old, label="Next hand")
     assert dealt.message is not None and not dealt.message.buttons()
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     fresh = table_message(server.emu, server.channel)
     assert fresh.id != old.id and "hand 2" in fresh.text().lower()
 
@@ -140,7 +140,7 @@ async def finish_first_hand(server: Server, bot: RummyBot) -> list[TablePlayer]:
     await p1.draw()
     await p1.meld(["4H", "5H", "6H"])
     await p1.discard("7H")
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     return [p1, p2]
 
 
@@ -155,7 +155,7 @@ async def test_next_hand_is_answered_before_its_table_message_is_out(
     dealt = await dealer.actor.click(old, label="Next hand")
     assert not dealt.ephemeral and dealt.message is not None and not dealt.message.buttons()
     assert table_message(server.emu, server.channel).id == old.id
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     assert held.hits == 1
     fresh = table_message(server.emu, server.channel)
     assert fresh.id != old.id and "hand 2" in fresh.text().lower()
@@ -164,7 +164,7 @@ async def test_next_hand_is_answered_before_its_table_message_is_out(
     # The finished hand's message keeps its result.
     kept = server.emu.message(server.channel, old.id)
     assert kept is not None and "scores" in kept.text() and not kept.buttons()
-    saved = (await bot.game.db.load_live_tables()).tables
+    saved = (await bot.db.load_live_tables()).tables
     assert [row.message_id for row in saved] == [fresh.id]
 
 
@@ -179,7 +179,7 @@ async def test_next_hand_stays_on_the_old_message_if_the_channel_refuses_a_new_o
     )
     dealt = await seated[1].actor.click(old, label="Next hand")
     assert not dealt.ephemeral
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     table = bot.game.tables.get(server.channel.id)
     assert table is not None and table.hand_number == 2 and table.message_id == old.id
     # The old message now shows the new hand, and play goes on from it.
@@ -200,12 +200,12 @@ async def test_a_deleted_table_message_is_replaced_by_a_fresh_one(
     )
     await first.open_hand()
     await first.draw()
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     fresh = table_message(server.emu, server.channel)
     assert fresh.id != old.id and "Show hand" in [b.get("label") for b in fresh.buttons()]
     table = bot.game.tables.get(server.channel.id)
     assert table is not None and table.message_id == fresh.id
-    saved = (await bot.game.db.load_live_tables()).tables
+    saved = (await bot.db.load_live_tables()).tables
     assert [row.message_id for row in saved] == [fresh.id]
 
 
@@ -219,7 +219,7 @@ async def test_discard_only_rule_keeps_a_card_to_throw(server: Server, launch: L
     assert sorted(p1.hand()) == sorted(["4H", "5H", "6H", "7H"])
     await p1.meld(["4H", "5H", "6H"])
     await p1.discard("7H")
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     assert "scores **24**" in table_message(server.emu, server.channel).text()  # rummy: doubled
 
 
@@ -243,7 +243,7 @@ async def test_turn_over_rule_ends_the_second_time_the_stock_runs_out(
     await p1.discard("KH")
     turned = await p2.draw()  # declines the discard: the pile turns over, 2C on top
     assert "2C" in p2.hand()
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     assert "turned over" in table_message(server.emu, server.channel).text()
     assert "2C" in p2.hand() and turned.ephemeral
     await p2.discard("3D")
@@ -254,7 +254,7 @@ async def test_turn_over_rule_ends_the_second_time_the_stock_runs_out(
     await p1.draw()
     await p1.discard("KH")
     await p2.draw()  # the stock is empty a second time: nobody is out
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     result = table_message(server.emu, server.channel).text()
     assert "Nobody went out" in result
     assert "scores **10**" in result  # 14 - 4
@@ -279,7 +279,7 @@ async def test_reshuffle_rule_rebuilds_the_stock_under_the_top_card(
     await p1.discard("KH")
     await p2.open_hand()
     await p2.draw()
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     table_text = table_message(server.emu, server.channel).text()
     assert "shuffled" in table_text and "K♥" in table_text
     table = bot.game.tables.get(server.channel.id)
@@ -312,5 +312,5 @@ async def test_lay_off_that_fits_two_melds_asks_which(server: Server, launch: La
     assert table is not None and table.match is not None
     assert len(table.match.hand.melds[1].cards) == 4
     assert len(table.match.hand.melds[0].cards) == 3
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     assert "laid off 8♥ on meld 2" in table_message(server.emu, server.channel).text()

@@ -97,7 +97,7 @@ async def test_stale_buttons_from_an_earlier_hand(server: Server, launch: Launch
     await p1.draw()
     await p1.meld(["4H", "5H", "6H"])
     await p1.discard("7H")
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     old_table = table_message(server.emu, server.channel)
     # Both click Next hand at once: one deal, the other told it is done.
     first, second = await asyncio.gather(
@@ -122,7 +122,7 @@ async def test_end_command_needs_host_or_moderator(server: Server, launch: Launc
     assert bot.game.tables.get(server.channel.id) is not None
     ended = await server.mod.slash(server.channel, "rummy end")
     assert not ended.ephemeral and "ended" in ended.text()
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     assert bot.game.tables.get(server.channel.id) is None
     message = table_message_or_none(server)
     assert message is None or "ended this game" in message.text()

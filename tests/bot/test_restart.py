@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot import RummyBot
-from cogs.game import GameConfig
 from db import Database
+from flows.config import GameConfig
 
 from .conftest import FAST, LaunchBot, Server, StopBot
 from .harness import TablePlayer, play_simple_turn, table_message
@@ -25,7 +25,7 @@ async def play_turns(bot: RummyBot, server: Server, seated: list[TablePlayer], t
         assert table is not None and table.match is not None and table.match.hand.turn
         player = next(p for p in seated if p.key == table.match.hand.turn)
         await play_simple_turn(player, bot)
-        await bot.game.wait_idle()
+        await bot.game.tasks.wait_idle()
 
 
 async def final_figures(path: Path, guild_id: int) -> list[tuple[int, int, int, int]]:
@@ -80,7 +80,7 @@ async def test_game_continues_after_restart_with_same_result(
     reply = await current.actor.click(old_table, label="Show hand")
     assert reply.ephemeral and "Your hand" in reply.text()
     for player in seated:
-        player.settle = bot.game.wait_idle
+        player.settle = bot.game.tasks.wait_idle
     await play_match(bot, server, seated)
     await stop_bot(bot)
     db_path = tmp_path / "rummy.sqlite3"
@@ -108,7 +108,7 @@ async def test_unreadable_saved_table_is_set_aside(
     await db.close()
 
     bot = await launch(allow_errors=True)
-    await bot.game.wait_idle()
+    await bot.game.tasks.wait_idle()
     assert bot.restored_tables == 1 and bot.broken_tables == 1
     assert bot.game.tables.get(server.channel.id) is None
     assert bot.game.tables.get(server.other_channel.id) is not None  # the others still load

@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import os
-import resource
-import signal
 import sys
 import textwrap
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -17,6 +13,7 @@ import pytest
 from db import Database, DatabaseLockedError, LiveTable, StorageError
 
 from .factories import computer, hand, human, match
+from .faults import writes_fail
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -121,24 +118,6 @@ async def _python(body: str, pipes: bool = False) -> asyncio.subprocess.Process:
 
 
 # ------------------------------------------------------------- disk failures
-
-
-@contextmanager
-def writes_fail() -> Iterator[None]:
-    """Make every file write of this process fail, as a full disk does.
-
-    RLIMIT_FSIZE turns writes past the limit into EFBIG (with SIGXFSZ ignored
-    instead of killing us): a real failed write() under SQLite, no mocks.
-    Nothing else may write while it is on, so the block must stay tiny.
-    """
-    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
-    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (1, hard))
-    try:
-        yield
-    finally:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
-        signal.signal(signal.SIGXFSZ, previous)
 
 
 async def test_a_failed_save_raises_and_the_saved_state_stays(db: Database) -> None:

@@ -60,10 +60,10 @@ class StartupResult:
 async def build_saved_tables(emu: FakeDiscord, scene: Scene, database: Path, seed: int) -> None:
     """Save one live table per channel of ``scene``, as a running bot would have."""
     # The bot's own modules: the saved state is exactly what the bot writes.
-    from cogs.records import live_table
-    from cogs.refresh import public_payload
-    from cogs.table import Seat, Stage, Table
     from db import Database
+    from presentation.payloads import public_payload
+    from tables import Seat, Stage, Table
+    from tables.records import live_table
 
     rng = random.Random(seed)
     tables = []
@@ -90,8 +90,8 @@ async def build_saved_tables(emu: FakeDiscord, scene: Scene, database: Path, see
 
 def _play_turns(table: object, turns: int, rng: random.Random) -> None:
     """Play ``turns`` whole turns with the easy computer strategy, logging them."""
-    from cogs import render
-    from cogs.table import Table
+    from presentation import render
+    from tables import Table
 
     assert isinstance(table, Table) and table.match is not None
     match = table.match

@@ -1,0 +1,72 @@
+"""The bot process: a ``commands.Bot`` that builds everything in ``setup_hook``."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord.ext import commands
+
+from cogs.rummy import RummyCog
+from db import Database
+from flows.game import Game
+from flows.restore import restore_tables
+from transport.events import slim_clicked_messages
+
+from .settings import Settings
+from .wiring import build_game
+
+log = logging.getLogger("rummy")
+
+
+class RummyBot(commands.Bot):
+    """One database, one game, one cog."""
+
+    game: Game
+
+    def __init__(self, settings: Settings, **options: object) -> None:
+        # Slash commands and components need only the guilds intent: no
+        # privileged intents (members, presences, message content).
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            **options,  # type: ignore[arg-type]
+        )
+        slim_clicked_messages(self)
+        self.settings = settings
+        self.db: Database | None = None
+        self.restored_tables = 0
+        self.broken_tables = 0
+
+    async def setup_hook(self) -> None:
+        self.db = await Database.open(self.settings.database_path)
+        self.game = build_game(self, self.db, self.settings.game)
+        await self.add_cog(RummyCog(self.game))
+        await self.game.server_rules.load()
+        self.restored_tables, self.broken_tables = await restore_tables(
+            self.db, self.game.tables, self.game.automation, self.game.notifier, self.game.tasks
+        )
+        log.info("restored %d live tables (%d set aside)", self.restored_tables, self.broken_tables)
+        self.game.automation.start_sweeper()
+        if self.settings.guild_id is not None:
+            guild = discord.Object(id=self.settings.guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s; %d live tables", self.user, len(self.game.tables))
+
+    async def close(self) -> None:
+        if hasattr(self, "game"):
+            await self.game.automation.stop()
+            await self.game.tasks.wait_idle(limit=5)
+            await self.game.close()
+        if self.db is not None:
+            await self.db.close()
+            self.db = None
+        await super().close()

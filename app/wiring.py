@@ -1,0 +1,80 @@
+"""Builds the game side of the bot: every flow, with what each one needs."""
+
+from __future__ import annotations
+
+import discord
+
+from db import Database
+from flows.automation import Automation
+from flows.config import GameConfig
+from flows.ending import Ending
+from flows.followups import FollowUps
+from flows.game import Game
+from flows.lobby import Lobby
+from flows.moves import Moves
+from flows.play import Play
+from flows.router import ComponentRouter, Handlers
+from flows.settings import ServerRules
+from flows.stats import Stats
+from flows.tasks import Supervisor
+from presentation.hand_messages import HandMessages
+from presentation.notify import Notifier
+from presentation.pacing import RequestBudget
+from presentation.refresh import TableRefresher
+from tables import FollowUp, Table, TableRegistry, TableWork
+
+
+def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game:
+    """Every part of the game, wired; nothing runs until the bot does."""
+    tables = TableRegistry()
+    # One budget for the bot's own REST calls: Discord's global limit is per bot.
+    budget = RequestBudget(config.request_rate)
+    refresher = TableRefresher(client, budget)
+    tasks = Supervisor(extra_pending=refresher.pending)
+    notifier = Notifier(client, tasks.spawn, budget)
+    hand_messages = HandMessages(tables)
+    moves = Moves(config.turn_time_scale)
+
+    # A saved change schedules the table's next timer, whose move is a saved
+    # change: the follow-ups are bound once both exist.
+    follow_ups: FollowUps | None = None
+
+    def after_save(table: Table, follow_up: FollowUp) -> None:
+        assert follow_ups is not None
+        follow_ups.after_save(table, follow_up)
+
+    work = TableWork(db, tables, after_save)
+    automation = Automation(config, tables, work, moves, tasks, refresher)
+    follow_ups = FollowUps(refresher, notifier, hand_messages, automation, tasks)
+
+    async def record_moved_table(table: Table) -> None:
+        async with table.lock:
+            # A table that has left play must not come back into the live set.
+            if tables.get(table.channel_id) is table:
+                await work.record_message(table)
+
+    refresher.on_moved = record_moved_table
+
+    handlers = Handlers()
+    lobby = Lobby(config, work, moves, notifier)
+    play = Play(work, moves, tasks, refresher, notifier, hand_messages)
+    stats = Stats(db)
+    for flow in (lobby, play, stats):
+        flow.bind(handlers)
+    return Game(
+        config=config,
+        tables=tables,
+        work=work,
+        tasks=tasks,
+        moves=moves,
+        refresher=refresher,
+        notifier=notifier,
+        hand_messages=hand_messages,
+        automation=automation,
+        lobby=lobby,
+        play=play,
+        ending=Ending(work, refresher),
+        stats=stats,
+        server_rules=ServerRules(db, tables),
+        router=ComponentRouter(tables, handlers),
+    )

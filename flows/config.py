@@ -1,0 +1,25 @@
+"""The game's timings and limits, set by the bot's settings; tests shrink them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from presentation.pacing import REQUESTS_PER_SECOND
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Timings, all in seconds, and the bot's own request rate."""
+
+    computer_delay: float = 1.0
+    lobby_timeout: float = 15 * 60
+    idle_timeout: float = 30 * 60
+    sweep_interval: float = 30.0
+    # Deal every new table from this seed instead of a random one: replays a
+    # reported game exactly, and lets tests compare runs.
+    table_seed: int | None = None
+    # Multiplies every turn timer; tests shrink two-minute turns to moments.
+    turn_time_scale: float = 1.0
+    # Table edits and DMs a second, all tables together (see
+    # presentation.pacing); tests that play at machine speed raise it.
+    request_rate: float = REQUESTS_PER_SECOND

@@ -1,0 +1,48 @@
+"""`/rummy end`: the host or a moderator stops the game in a channel."""
+
+from __future__ import annotations
+
+import discord
+
+from presentation import render
+from presentation.refresh import TableRefresher
+from tables import NotSaved, TableWork
+from transport.private import Interaction
+
+from .router import refuse
+
+
+class Ending:
+    """Ends games on request; the sweeper ends forgotten ones (flows.automation)."""
+
+    def __init__(self, work: TableWork, refresher: TableRefresher) -> None:
+        self.work = work
+        self.tables = work.tables
+        self.refresher = refresher
+
+    async def end(self, interaction: Interaction) -> None:
+        table = self.tables.get(interaction.channel_id or 0)
+        if table is None:
+            await refuse(interaction, "There is no game in this channel.")
+            return
+        member = interaction.user
+        allowed = member.id == table.host_id or (
+            isinstance(member, discord.Member) and interaction.permissions.manage_messages
+        )
+        if not allowed:
+            await refuse(
+                interaction, "Only the host or a member with Manage Messages can end this game."
+            )
+            return
+        async with table.lock:
+            if self.tables.get(table.channel_id) is not table:
+                await refuse(interaction, "That game has just ended.")
+                return
+            who = getattr(member, "display_name", member.name)
+            try:
+                await self.work.close(table)
+            except NotSaved as refusal:
+                await refuse(interaction, str(refusal))
+                return
+            await interaction.response.send_message(f"🛑 {who} ended the Rummy game here.")
+            self.refresher.replace(table, embed=render.ended_embed(table, who), controls=None)

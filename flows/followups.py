@@ -1,0 +1,43 @@
+"""What follows a saved change: the public table, DMs, the player whose turn
+it is now, and the table's next timer."""
+
+from __future__ import annotations
+
+from presentation.hand_messages import HandMessages
+from presentation.notify import Notifier
+from presentation.refresh import TableRefresher
+from tables import FollowUp, Stage, Table
+
+from .automation import Automation
+from .tasks import Supervisor
+
+
+class FollowUps:
+    """``TableWork``'s follow-ups: called once a change is saved."""
+
+    def __init__(
+        self,
+        refresher: TableRefresher,
+        notifier: Notifier,
+        hand_messages: HandMessages,
+        automation: Automation,
+        tasks: Supervisor,
+    ) -> None:
+        self.refresher = refresher
+        self.notifier = notifier
+        self.hand_messages = hand_messages
+        self.automation = automation
+        self.tasks = tasks
+
+    def after_save(self, table: Table, follow_up: FollowUp) -> None:
+        if follow_up.refresh:
+            self.refresher.request(table)
+        if table.stage is Stage.FINISHED:
+            self.automation.cancel(table)
+            return
+        if follow_up.turn_changed and table.stage is Stage.PLAYING:
+            seat = table.current_seat
+            if seat is not None and not seat.played_by_computer:
+                self.notifier.your_turn(table, seat)
+                self.tasks.spawn(self.hand_messages.refresh(table, seat.key), "hand-refresh")
+        self.automation.schedule(table)

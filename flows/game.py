@@ -1,0 +1,49 @@
+"""The running game side of the bot: every flow, and what they share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from presentation.hand_messages import HandMessages
+from presentation.notify import Notifier
+from presentation.refresh import TableRefresher
+from tables import TableRegistry, TableWork
+
+from .automation import Automation
+from .config import GameConfig
+from .ending import Ending
+from .lobby import Lobby
+from .moves import Moves
+from .play import Play
+from .router import ComponentRouter
+from .settings import ServerRules
+from .stats import Stats
+from .tasks import Supervisor
+
+
+@dataclass
+class Game:
+    """What slash commands and clicks are handed to (built by ``app.wiring``)."""
+
+    config: GameConfig
+    tables: TableRegistry
+    work: TableWork
+    tasks: Supervisor
+    moves: Moves
+    refresher: TableRefresher
+    notifier: Notifier
+    hand_messages: HandMessages
+    automation: Automation
+    lobby: Lobby
+    play: Play
+    ending: Ending
+    stats: Stats
+    server_rules: ServerRules
+    router: ComponentRouter
+
+    async def close(self) -> None:
+        """Stop the timers and background work, then the table edits."""
+        self.tasks.closing = True
+        await self.automation.close()
+        await self.tasks.close()
+        await self.refresher.close()

@@ -1,0 +1,325 @@
+"""The lobby: `/rummy start`, then Join, Leave, Add/Remove computer, Start, Cancel."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from dataclasses import dataclass
+
+import discord
+
+from engine import HouseRules, Match
+from presentation import actions, render
+from presentation.actions import ComponentId
+from presentation.components import lobby_controls, table_controls
+from presentation.notify import Notifier
+from tables import MAX_SEATS, MIN_SEATS, NotSaved, Refusal, Seat, Stage, Table, TableWork
+from transport import callbacks
+from transport.private import Interaction
+
+from .config import GameConfig
+from .moves import Moves
+from .router import Handlers, refuse
+
+log = logging.getLogger(__name__)
+
+COMPUTER_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Claude")
+COMPUTER_LEVELS = ("easy", "hard")
+
+# What the public table needs: a game started without them would break at
+# the first edit or at the next hand (interaction answers need none of them).
+NEEDED_PERMISSIONS = {
+    "view_channel": "View Channel",
+    "send_messages": "Send Messages",
+    "embed_links": "Embed Links",
+    "read_message_history": "Read Message History",
+}
+
+
+def missing_permissions(granted: discord.Permissions) -> list[str]:
+    return [label for flag, label in NEEDED_PERMISSIONS.items() if not getattr(granted, flag)]
+
+
+def member_name(user: discord.abc.User) -> str:
+    return getattr(user, "display_name", None) or user.name
+
+
+def human_seat(user: discord.abc.User) -> Seat:
+    return Seat(key=str(user.id), name=member_name(user), user_id=user.id)
+
+
+def table_link(table: Table) -> str:
+    """A link to the table's message (to its channel until it has one)."""
+    if table.message_id is None:
+        return f"<#{table.channel_id}>"
+    return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.message_id}"
+
+
+@dataclass(eq=False)
+class WaitingJoin:
+    """A Join click waiting for its table's lock, maybe in another click's group."""
+
+    interaction: Interaction
+    # Settled by the click that takes the lock for the group: a result once
+    # this click is answered, or the error its own handler should raise.
+    settled: asyncio.Future[None]
+
+
+class Lobby:
+    """Opens lobbies and answers their buttons."""
+
+    def __init__(
+        self, config: GameConfig, work: TableWork, moves: Moves, notifier: Notifier
+    ) -> None:
+        self.config = config
+        self.work = work
+        self.tables = work.tables
+        self.moves = moves
+        self.notifier = notifier
+        # Per channel: the Join clicks waiting for the table's lock together.
+        self._joining: dict[int, list[WaitingJoin]] = {}
+
+    def bind(self, handlers: Handlers) -> None:
+        handlers.at_table.update(
+            {
+                actions.JOIN: self.join,
+                actions.LEAVE: self.leave,
+                actions.ADD_COMPUTER: self.add_computer,
+                actions.REMOVE_COMPUTER: self.remove_computer,
+                actions.START: self.start,
+                actions.CANCEL: self.cancel,
+            }
+        )
+
+    # --- /rummy start ------------------------------------------------------------------
+    async def open(self, interaction: Interaction, rules: HouseRules) -> None:
+        """Open a lobby in the interaction's channel, with its caller as host."""
+        channel_id = interaction.channel_id
+        assert channel_id is not None and interaction.guild_id is not None
+        existing = self.tables.get(channel_id)
+        if existing is not None:
+            await refuse(
+                interaction,
+                f"A game is already open in this channel: {table_link(existing)}. "
+                "Join it, or wait for it to end.",
+            )
+            return
+        missing = missing_permissions(interaction.app_permissions)
+        if missing:
+            await refuse(
+                interaction,
+                "I can't run a game in this channel: I need the "
+                + ", ".join(missing)
+                + " permission here. Ask a server admin to grant it, then try again.",
+            )
+            return
+        table = Table(
+            channel_id=channel_id,
+            guild_id=interaction.guild_id,
+            host_id=interaction.user.id,
+            rules=rules,
+            seed=(
+                self.config.table_seed
+                if self.config.table_seed is not None
+                else random.SystemRandom().randrange(2**53)
+            ),
+        )
+        table.seats.append(human_seat(interaction.user))
+        try:
+            await self.work.open(table)
+        except NotSaved as refusal:
+            await refuse(interaction, str(refusal))
+            return
+        async with table.lock:
+            # Under the lock: a Join can come as soon as the message exists,
+            # before the reply that says its id is read.
+            table.message_id = await callbacks.open_message(
+                interaction, embed=render.lobby_embed(table), controls=lobby_controls(table)
+            )
+        # Saved outside the lock, so the first Joins need not wait for the
+        # disk. A Join saved after it carries the id too (the later save wins).
+        await self.work.record_message(table)
+
+    # --- guards ------------------------------------------------------------------------
+    @staticmethod
+    def _require_lobby(interaction: Interaction, table: Table) -> None:
+        if table.stage is not Stage.LOBBY:
+            raise Refusal("This game has already started.")
+        message = interaction.message
+        if message is not None and table.message_id is None:
+            table.message_id = message.id  # its id was lost to a failed save or a crash
+        if message is not None and message.id != table.message_id:
+            raise Refusal("That button is on an old message: use the current lobby.")
+
+    async def _show_lobby(self, interaction: Interaction, table: Table) -> None:
+        await callbacks.update_message(
+            interaction, embed=render.lobby_embed(table), controls=lobby_controls(table)
+        )
+
+    # --- Join, gathered --------------------------------------------------------------------
+    def _seat_joiner(self, interaction: Interaction, table: Table) -> None:
+        self._require_lobby(interaction, table)
+        if table.seat_of_user(interaction.user.id) is not None:
+            raise Refusal("You already have a seat at this table.")
+        if len(table.seats) >= MAX_SEATS:
+            raise Refusal(f"The table is full ({MAX_SEATS} seats).")
+        table.seats.append(human_seat(interaction.user))
+
+    async def join(
+        self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]
+    ) -> None:
+        """Join ``table`` together with whoever else is joining it at this moment.
+
+        A lobby fills in a burst when a game is called, and every Join saves the
+        table and answers under its lock: the third of three simultaneous joins
+        waited for two saves and two answers before its own. Joins that arrive
+        while one waits for the lock go with it instead, one save for all and
+        their answers sent at once. Those answers all show the same lobby, so
+        the order they land in does not matter, and the next group waits for
+        the lock, as a single Join does.
+        """
+        me = WaitingJoin(interaction, asyncio.get_running_loop().create_future())
+        group = self._joining.get(table.channel_id)
+        if group is not None:
+            group.append(me)
+            await me.settled
+            return
+        group = self._joining[table.channel_id] = [me]
+        outcomes: list[BaseException | None] = []
+        try:
+            async with table.lock:
+                # Joins sent in the same instant are already on their way in:
+                # one turn of the event loop lets them into this group.
+                await asyncio.sleep(0)
+                del self._joining[table.channel_id]
+                outcomes = await self._join_group(table, group)
+        except BaseException as failure:
+            if self._joining.get(table.channel_id) is group:
+                del self._joining[table.channel_id]  # it never got the lock
+            # Every click of the group fails as this one does: its handler
+            # answers "something went wrong", or it is cancelled at shutdown.
+            outcomes = [failure] * len(group)
+            raise
+        finally:
+            for other, outcome in zip(group[1:], outcomes[1:], strict=True):
+                if other.settled.done():  # its own task was cancelled meanwhile
+                    continue
+                if outcome is None:
+                    other.settled.set_result(None)
+                elif isinstance(outcome, asyncio.CancelledError):
+                    other.settled.cancel()
+                else:
+                    other.settled.set_exception(outcome)
+        if outcomes[0] is not None:
+            raise outcomes[0]
+
+    async def _join_group(
+        self, table: Table, group: list[WaitingJoin]
+    ) -> list[BaseException | None]:
+        """Seat, save and answer a group of joins; what each click's answer raised."""
+        refused: dict[WaitingJoin, str] = {}
+        if self.tables.get(table.channel_id) is not table:
+            refused = dict.fromkeys(group, "That game has just ended.")
+        try:
+            async with self.work.change(table, refresh=False) as change:
+                for entry in group:
+                    if entry in refused:
+                        continue
+                    try:
+                        self._seat_joiner(entry.interaction, table)
+                    except Refusal as refusal:
+                        refused[entry] = str(refusal)
+                if len(refused) < len(group):
+                    await change.save()
+        except NotSaved as not_saved:
+            refused.update({entry: str(not_saved) for entry in group if entry not in refused})
+        embed, controls = render.lobby_embed(table), lobby_controls(table)
+        answers = [
+            refuse(entry.interaction, refused[entry])
+            if entry in refused
+            else callbacks.update_message(entry.interaction, embed=embed, controls=controls)
+            for entry in group
+        ]
+        results = await asyncio.gather(*answers, return_exceptions=True)
+        return [result if isinstance(result, BaseException) else None for result in results]
+
+    # --- the other lobby buttons --------------------------------------------------------------
+    async def leave(
+        self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]
+    ) -> None:
+        self._require_lobby(interaction, table)
+        seat = table.seat_of_user(interaction.user.id)
+        if seat is None:
+            raise Refusal("You don't have a seat at this table.")
+        if interaction.user.id == table.host_id:
+            raise Refusal("You are the host: press Cancel to close the lobby instead.")
+        async with self.work.change(table, refresh=False) as change:
+            table.seats.remove(seat)
+            await change.save()
+            await self._show_lobby(interaction, table)
+
+    async def add_computer(
+        self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]
+    ) -> None:
+        self._require_lobby(interaction, table)
+        level = parsed.arg if parsed.arg in COMPUTER_LEVELS else "easy"
+        if len(table.seats) >= MAX_SEATS:
+            raise Refusal(f"The table is full ({MAX_SEATS} seats).")
+        async with self.work.change(table, refresh=False) as change:
+            number = table.next_cpu_number
+            table.next_cpu_number += 1
+            name = COMPUTER_NAMES[(number - 1) % len(COMPUTER_NAMES)]
+            if number > len(COMPUTER_NAMES):
+                name += f" {number}"
+            table.seats.append(Seat(key=f"cpu{number}", name=name, level=level))
+            await change.save()
+            await self._show_lobby(interaction, table)
+
+    async def remove_computer(
+        self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]
+    ) -> None:
+        self._require_lobby(interaction, table)
+        computers = [seat for seat in table.seats if seat.is_computer]
+        if not computers:
+            raise Refusal("There is no computer player to remove.")
+        async with self.work.change(table, refresh=False) as change:
+            table.seats.remove(computers[-1])
+            await change.save()
+            await self._show_lobby(interaction, table)
+
+    async def start(
+        self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]
+    ) -> None:
+        self._require_lobby(interaction, table)
+        if len(table.seats) < MIN_SEATS:
+            raise Refusal(
+                f"At least {MIN_SEATS} players are needed: wait for someone to Join, "
+                "or add a computer player."
+            )
+        async with self.work.change(table, refresh=False) as change:
+            table.match = Match.start([seat.key for seat in table.seats], table.rules, table.seed)
+            table.stage = Stage.PLAYING
+            dealer = table.name_of(table.match.hand.view_for(None).dealer)
+            table.log.append(f"Hand 1: {dealer} dealt")
+            table.last_human_action = interaction.created_at.timestamp()
+            self.moves.start_clock(table)
+            await change.save()
+            try:
+                await callbacks.update_message(
+                    interaction, embed=render.table_embed(table), controls=table_controls(table)
+                )
+            finally:
+                self.notifier.dealt(table)
+
+    async def cancel(
+        self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]
+    ) -> None:
+        self._require_lobby(interaction, table)
+        await self.work.close(table)
+        await callbacks.update_message(
+            interaction,
+            embed=render.cancelled_embed(table, "The host cancelled this game."),
+            controls=None,
+        )
+

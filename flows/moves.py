@@ -1,0 +1,58 @@
+"""Playing engine actions at a table: the moves, the log lines they leave, and
+the clock of the turn that follows."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+
+from engine import Action, Event
+from presentation import render
+from tables import Stage, Table
+
+
+class Moves:
+    """Applies players' actions to a table's match; ``turn_time_scale`` shrinks
+    every turn timer (tests)."""
+
+    def __init__(self, turn_time_scale: float = 1.0) -> None:
+        self.turn_time_scale = turn_time_scale
+
+    def apply(
+        self, table: Table, player: str, actions: Iterable[Action], *, by_human: bool
+    ) -> list[Event]:
+        """Apply actions for one player, inside a ``TableWork.change``.
+
+        The engine refuses an action with ``RummyError`` and nothing changed;
+        the change puts back any earlier actions of the sequence.
+        """
+        match = table.match
+        assert match is not None
+        turn_before = (match.hand_number, match.hand.turn)
+        events: list[Event] = []
+        for action in actions:
+            events += match.apply(player, action)
+        if by_human:
+            table.last_human_action = time.time()
+            table.seat(player).missed_turns = 0
+        table.selections.pop(player, None)
+        names = table.names()
+        for event in events:
+            line = render.event_line(event, names)
+            if line:
+                table.log.append(line)
+        if match.hand.is_over:
+            table.stage = Stage.FINISHED if match.is_over else Stage.HAND_OVER
+            table.turn_deadline = None
+        elif (match.hand_number, match.hand.turn) != turn_before:
+            self.start_clock(table)
+        return events
+
+    def start_clock(self, table: Table) -> None:
+        """Give the player whose turn starts now the table's time limit."""
+        seat = table.current_seat
+        if seat is None or seat.played_by_computer or not table.rules.turn_timeout:
+            table.turn_deadline = None
+        else:
+            seconds = table.rules.turn_timeout * self.turn_time_scale
+            table.turn_deadline = time.time() + seconds

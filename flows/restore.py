@@ -1,0 +1,52 @@
+"""Bringing the saved live tables back at start-up."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from db import Database
+from presentation.notify import Notifier
+from tables import Stage, Table, TableRegistry
+
+from .automation import Automation
+from .tasks import Supervisor
+
+log = logging.getLogger(__name__)
+
+
+async def restore_tables(
+    db: Database,
+    tables: TableRegistry,
+    automation: Automation,
+    notifier: Notifier,
+    tasks: Supervisor,
+) -> tuple[int, int]:
+    """Load every saved live table and set its timers going; tables that cannot
+    be read are set aside (kept for the admin) and their channels told.
+    Returns how many were restored and how many set aside."""
+    loaded = await db.load_live_tables()
+    restored = 0
+    broken = [(b.channel_id, b.error) for b in loaded.broken]
+    now = time.time()
+    for saved in loaded.tables:
+        try:
+            table = Table.from_dict(saved.state)
+        # A saved state can be damaged in any way; no single table may stop
+        # the bot from starting or the others from loading.
+        except Exception as error:
+            log.error("setting aside unreadable table in channel %s: %s", saved.channel_id, error)
+            await db.set_aside_live_table(saved.channel_id, repr(error))
+            broken.append((saved.channel_id, repr(error)))
+            continue
+        if table.stage is Stage.FINISHED:
+            await db.delete_live_table(table.channel_id)
+            continue
+        table.resume_after(max(0.0, now - saved.updated_at))
+        tables.add(table)
+        restored += 1
+    for channel_id, _error in broken:
+        tasks.spawn(notifier.restore_failed(channel_id), "restore-failed-notice")
+    for table in tables:
+        automation.schedule(table)
+    return restored, len(broken)

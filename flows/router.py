@@ -1,0 +1,166 @@
+"""Routes every click to its handler, by the action its custom id names.
+
+Each action is declared once (``presentation.actions``); the flows bind a
+handler to it (``Handlers``). The router does what every click needs: find
+the table, check who may press it, wait for the table as the action says
+(its lock, or only unsaved changes), answer a refusal privately with its
+reason, and answer even a failure, once.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+import discord
+
+from engine import RummyError
+from presentation.actions import ACTIONS, ComponentAction, ComponentId, Locking, Who
+from tables import Refusal, Seat, Table, TableRegistry
+from transport import callbacks
+from transport.private import Interaction
+
+log = logging.getLogger(__name__)
+
+UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction past its 3 s
+UNRECOGNISED = "That control is not one I recognise."
+WENT_WRONG = "Something went wrong on my side; nothing was changed."
+
+# What a handler may hand back: an answer to send once the table's lock is let
+# go, for clicks that change nothing and need not hold up the table.
+AfterLock = Callable[[], Awaitable[None]]
+TableHandler = Callable[[Interaction, Table, ComponentId, list[str]], Awaitable[AfterLock | None]]
+ServerHandler = Callable[[Interaction, ComponentId], Awaitable[None]]
+
+
+@dataclass
+class Handlers:
+    """The flows' handler of each declared action: with a table, or server-wide."""
+
+    at_table: dict[ComponentAction, TableHandler] = field(default_factory=dict)
+    server_wide: dict[ComponentAction, ServerHandler] = field(default_factory=dict)
+
+    def unbound(self) -> list[str]:
+        """Declared actions no handler is bound to (a test keeps this empty)."""
+        bound = self.at_table.keys() | self.server_wide.keys()
+        return [name for name, action in ACTIONS.items() if action not in bound]
+
+
+async def refuse(interaction: Interaction, text: str) -> None:
+    """Tell the member privately why nothing happened."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await callbacks.send_message(interaction, text, ephemeral=True)
+
+
+def seat_of(interaction: Interaction, table: Table) -> Seat:
+    """The clicking member's seat; a refusal if they have none."""
+    seat = table.seat_of_user(interaction.user.id)
+    if seat is None:
+        raise Refusal("You are not playing at this table.")
+    return seat
+
+
+async def tell_closed_dms(interaction: Interaction, table: Table) -> None:
+    """Tell a player once, privately, that their DMs are closed."""
+    user_id = interaction.user.id
+    if user_id not in table.dm_closed or user_id in table.dm_closed_told:
+        return
+    table.dm_closed_told.add(user_id)
+    await interaction.followup.send(
+        "I couldn't send you a DM (your DMs are closed to this server). "
+        "Press **Show hand** on the table whenever you want to see your cards.",
+        ephemeral=True,
+    )
+
+
+class ComponentRouter:
+    """Answers every click on the bot's messages (see the module's docstring)."""
+
+    def __init__(self, tables: TableRegistry, handlers: Handlers) -> None:
+        self.tables = tables
+        self.handlers = handlers
+
+    async def route(self, interaction: Interaction, custom_id: str, values: list[str]) -> None:
+        parsed = ComponentId.parse(custom_id)
+        try:
+            await self._route(interaction, parsed, values)
+        except Exception as error:
+            if isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
+                # Answered after Discord's 3 s: the token is dead and a second
+                # answer would fail the same way (on an overloaded bot, adding
+                # a request and a traceback to every late click).
+                log.warning("component %s was answered too late", parsed)
+                return
+            log.exception("component %s failed", parsed)
+            if not interaction.response.is_done():
+                await interaction.response.send_message(WENT_WRONG, ephemeral=True)
+
+    async def _route(
+        self, interaction: Interaction, parsed: ComponentId | None, values: list[str]
+    ) -> None:
+        if parsed is None:
+            await refuse(interaction, UNRECOGNISED)
+            return
+        server_handler = self.handlers.server_wide.get(parsed.action)
+        if server_handler is not None:
+            await server_handler(interaction, parsed)
+            return
+        table = self.tables.get(parsed.scope)
+        if table is None or parsed.scope != interaction.channel_id:
+            await refuse(
+                interaction,
+                "There is no game running here any more. `/rummy start` opens a new one.",
+            )
+            return
+        handler = self.handlers.at_table.get(parsed.action)
+        if handler is None:
+            await refuse(interaction, UNRECOGNISED)
+            return
+        locking = parsed.action.locking
+        if locking is Locking.GROUP:
+            # The handler gathers the clicks that arrive together and locks for them.
+            await handler(interaction, table, parsed, values)
+            after_lock = None
+        elif locking is Locking.LOOK:
+            await table.lock.settled()
+            after_lock = await self._handle(interaction, table, parsed, values, handler)
+        else:
+            async with table.lock:
+                after_lock = await self._handle(interaction, table, parsed, values, handler)
+        if after_lock is not None:
+            await after_lock()
+        # A follow-up message, so after the answer; it needs no lock.
+        await tell_closed_dms(interaction, table)
+
+    async def _handle(
+        self,
+        interaction: Interaction,
+        table: Table,
+        parsed: ComponentId,
+        values: list[str],
+        handler: TableHandler,
+    ) -> AfterLock | None:
+        """Run a click's handler, answering its refusal; what to send after the lock."""
+        if self.tables.get(parsed.scope) is not table:
+            await refuse(interaction, "That game has just ended.")
+            return None
+        if table.seat_of_user(interaction.user.id) is not None:
+            # Looking at your hand counts as being there, not only moving.
+            table.last_seen = time.time()
+        try:
+            self._check_who(interaction, table, parsed.action)
+            return await handler(interaction, table, parsed, values)
+        except (Refusal, RummyError) as refusal:
+            await refuse(interaction, str(refusal))
+        return None
+
+    @staticmethod
+    def _check_who(interaction: Interaction, table: Table, action: ComponentAction) -> None:
+        if action.who is Who.SEATED:
+            seat_of(interaction, table)
+        elif action.who is Who.HOST and interaction.user.id != table.host_id:
+            raise Refusal(f"Only the host (<@{table.host_id}>) can {action.host_task}.")

@@ -1,0 +1,100 @@
+"""Each server's default house rules: `/rummy settings`, `/rummy rules`, and
+the defaults every new lobby starts from."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from db import Database, StorageError
+from engine import HouseRules, RummyError
+from presentation import render
+from tables import TableRegistry
+from transport.private import Interaction
+
+log = logging.getLogger(__name__)
+
+
+def merge_rules(base: HouseRules, options: Mapping[str, Any]) -> HouseRules:
+    """Apply the options a member gave on top of ``base``; refuse contradictions."""
+    given = {key: value for key, value in options.items() if value is not None}
+    if "target" in given and "hands" in given:
+        raise RummyError("Choose either a target score or a number of hands, not both.")
+    merged = base.to_dict()
+    merged.update(given)
+    if "hands" in given:
+        merged["target"] = None
+    elif "target" in given:
+        merged["hands"] = None
+    return HouseRules.from_dict(merged)
+
+
+class ServerRules:
+    """The servers' default house rules, read once at start-up and kept current."""
+
+    def __init__(self, db: Database, tables: TableRegistry) -> None:
+        self.db = db
+        self.tables = tables
+        self._rules: dict[int, HouseRules] = {}
+
+    async def load(self) -> None:
+        """Read every server's default rules once, at start-up.
+
+        ``/rummy start`` needs them at once, and on game night hundreds of
+        lobbies open within a second: reading them then queued every lobby
+        behind the database, one read after another.
+        """
+        for guild_id, saved in (await self.db.load_guild_rules()).items():
+            try:
+                self._rules[guild_id] = HouseRules.from_dict(saved)
+            except RummyError:
+                log.warning("ignoring unreadable server defaults for guild %s", guild_id)
+
+    def of(self, guild_id: int | None) -> HouseRules:
+        """The server's default house rules."""
+        if guild_id is None:
+            return HouseRules()
+        return self._rules.get(guild_id) or HouseRules()
+
+    async def set(self, guild_id: int, rules: HouseRules) -> None:
+        """Save a server's new default rules; raises StorageError with nothing changed."""
+        await self.db.set_guild_rules(guild_id, rules.to_dict())
+        self._rules[guild_id] = rules
+
+    async def show(self, interaction: Interaction) -> None:
+        """`/rummy rules`: the rules of the game here, or the server's defaults."""
+        table = self.tables.get(interaction.channel_id or 0)
+        if table is not None:
+            text = render.rules_text(table.rules)
+        else:
+            text = render.rules_text(self.of(interaction.guild_id), server_default=True)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    async def change(self, interaction: Interaction, options: Mapping[str, Any]) -> None:
+        """`/rummy settings`: change the server's defaults (Manage Server only)."""
+        if not interaction.permissions.manage_guild:
+            await interaction.response.send_message(
+                "Only members with Manage Server can change the server's house rules.",
+                ephemeral=True,
+            )
+            return
+        assert interaction.guild_id is not None
+        try:
+            rules = merge_rules(self.of(interaction.guild_id), options)
+            await self.set(interaction.guild_id, rules)
+        except RummyError as error:
+            await interaction.response.send_message(str(error), ephemeral=True)
+            return
+        except StorageError:
+            await interaction.response.send_message(
+                "The settings could not be saved; nothing changed.", ephemeral=True
+            )
+            return
+        await interaction.response.send_message(
+            render.rules_text(rules, server_default=True), ephemeral=True
+        )
+
+    def for_new_game(self, interaction: Interaction, options: Mapping[str, Any]) -> HouseRules:
+        """The rules of a lobby opened with these options; ``RummyError`` if they clash."""
+        return merge_rules(self.of(interaction.guild_id), options)

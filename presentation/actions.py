@@ -1,0 +1,147 @@
+"""Every component action the bot sends, declared once.
+
+A declaration says what its custom id looks like, which message it belongs
+on, who may press it and whether pressing it changes the table; the buttons
+are built from it (``presentation.components``) and clicks are routed by it
+(``flows.router``, which binds each action to its handler).
+
+Custom id: ``rummy:<action>:<scope>[:<arg>]``, where the scope is the channel
+of the table (the server, for a leaderboard). The id only says *where* a click
+belongs and *what* was pressed; the game state always comes from the table
+registry, never from the id.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+PREFIX = "rummy"
+# Discord caps custom_id at 100 characters; snowflakes are at most 20 digits.
+TEMPLATE = re.compile(
+    rf"{PREFIX}:(?P<action>[a-z_]+):(?P<scope>[0-9]{{1,20}})(?::(?P<arg>[A-Za-z0-9_.-]{{1,40}}))?"
+)
+
+
+class Place(Enum):
+    """The kind of message an action's component is on."""
+
+    LOBBY = "lobby"
+    TABLE = "table"
+    HAND = "hand"  # a player's ephemeral hand message
+    LEADERBOARD = "leaderboard"
+
+
+class Locking(Enum):
+    """How a click waits for its table."""
+
+    # Under the table's lock: it may change the table.
+    CHANGE = "change"
+    # It changes nothing: it waits only for unsaved changes (see tables.lock).
+    LOOK = "look"
+    # Clicks that arrive together are gathered and take the lock as one group.
+    GROUP = "group"
+
+
+class Who(Enum):
+    """Who may press an action's component."""
+
+    ANYONE = "anyone"
+    SEATED = "seated"
+    HOST = "host"
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentAction:
+    """One kind of button or select."""
+
+    name: str
+    place: Place
+    who: Who = Who.ANYONE
+    locking: Locking = Locking.CHANGE
+    # For host-only actions, what the refusal says the host alone can do.
+    host_task: str = ""
+
+    def id(self, scope: int, arg: str | int | None = None) -> str:
+        """The custom id of this action's component; every hand message is dozens."""
+        base = f"{PREFIX}:{self.name}:{scope}"
+        return base if arg is None else f"{base}:{arg}"
+
+
+JOIN = ComponentAction("join", Place.LOBBY, locking=Locking.GROUP)
+LEAVE = ComponentAction("leave", Place.LOBBY)
+ADD_COMPUTER = ComponentAction(
+    "addcpu", Place.LOBBY, Who.HOST, host_task="add computer players"
+)
+REMOVE_COMPUTER = ComponentAction(
+    "dropcpu", Place.LOBBY, Who.HOST, host_task="remove computer players"
+)
+START = ComponentAction("start", Place.LOBBY, Who.HOST, host_task="start the game")
+CANCEL = ComponentAction("cancel", Place.LOBBY, Who.HOST, host_task="cancel the game")
+
+SHOW_HAND = ComponentAction("hand", Place.TABLE, Who.SEATED, locking=Locking.LOOK)
+RULES = ComponentAction("rules", Place.TABLE, locking=Locking.LOOK)
+NEXT_HAND = ComponentAction("next", Place.TABLE, Who.SEATED)
+
+SELECT_CARDS = ComponentAction("cards", Place.HAND, Who.SEATED)
+SORT = ComponentAction("sort", Place.HAND, Who.SEATED)
+REFRESH = ComponentAction("refresh", Place.HAND, Who.SEATED, locking=Locking.LOOK)
+DRAW = ComponentAction("draw", Place.HAND, Who.SEATED)
+TAKE = ComponentAction("take", Place.HAND, Who.SEATED)
+MELD = ComponentAction("meld", Place.HAND, Who.SEATED)
+LAY_OFF = ComponentAction("layoff", Place.HAND, Who.SEATED)
+LAY_OFF_ONTO = ComponentAction("onto", Place.HAND, Who.SEATED)
+DISCARD = ComponentAction("discard", Place.HAND, Who.SEATED)
+RECLAIM = ComponentAction("reclaim", Place.HAND, Who.SEATED)
+
+LEADERBOARD_PAGE = ComponentAction("lb", Place.LEADERBOARD, locking=Locking.LOOK)
+
+ACTIONS: dict[str, ComponentAction] = {
+    action.name: action
+    for action in (
+        JOIN,
+        LEAVE,
+        ADD_COMPUTER,
+        REMOVE_COMPUTER,
+        START,
+        CANCEL,
+        SHOW_HAND,
+        RULES,
+        NEXT_HAND,
+        SELECT_CARDS,
+        SORT,
+        REFRESH,
+        DRAW,
+        TAKE,
+        MELD,
+        LAY_OFF,
+        LAY_OFF_ONTO,
+        DISCARD,
+        RECLAIM,
+        LEADERBOARD_PAGE,
+    )
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentId:
+    """A parsed custom id: which action, where, and its argument."""
+
+    action: ComponentAction
+    scope: int
+    arg: str | None = None
+
+    def __str__(self) -> str:
+        return self.action.id(self.scope, self.arg)
+
+    @classmethod
+    def parse(cls, custom_id: str) -> ComponentId | None:
+        """The id's parts, or None for an id this bot never sends."""
+        found = TEMPLATE.fullmatch(custom_id)
+        if found is None:
+            return None
+        action = ACTIONS.get(found["action"])
+        if action is None:
+            return None
+        return cls(action, int(found["scope"]), found["arg"])

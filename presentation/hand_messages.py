@@ -1,0 +1,68 @@
+"""Brings players' open hand messages up to date when the game moves on.
+
+A hand message is ephemeral: only the interaction that answered with it can
+edit it, for 15 minutes. The table keeps that interaction's handle
+(``Table.hand_messages``); this edits through it, and forgets a message
+that can no longer be edited.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import discord
+
+from tables import Table, TableRegistry
+
+from .payloads import hand_payload
+
+# Hand-message edits in flight at once. Each takes a few milliseconds on an
+# idle bot, so four keep up with a thousand quiet tables.
+HAND_MESSAGE_EDITS_AT_ONCE = 4
+# Interaction tokens live 15 minutes; a minute's margin for a slow edit.
+TOKEN_LIFETIME = 14 * 60
+
+
+class HandMessages:
+    """Edits players' hand messages, a few at a time (see ``refresh``)."""
+
+    def __init__(self, tables: TableRegistry) -> None:
+        self.tables = tables
+        # Hand messages that will be brought up to date, and the edits under way.
+        self._waiting: set[tuple[int, str]] = set()
+        self._slots = asyncio.Semaphore(HAND_MESSAGE_EDITS_AT_ONCE)
+
+    async def refresh(self, table: Table, key: str) -> None:
+        """Bring a player's open hand message up to date (when their turn starts).
+
+        Edits wait for one of a few slots: on a bot busy answering clicks,
+        which Discord fails after 3 s, a hand message catching up a moment
+        later fails nobody. A player already waiting for an edit gets one
+        edit, of the state when its slot comes.
+        """
+        waiting = (table.channel_id, key)
+        if waiting in self._waiting:
+            return
+        self._waiting.add(waiting)
+        try:
+            await self._slots.acquire()
+        finally:
+            self._waiting.discard(waiting)
+        try:
+            await self._edit(table, key)
+        finally:
+            self._slots.release()
+
+    async def _edit(self, table: Table, key: str) -> None:
+        message = table.hand_messages.get(key)
+        if message is None or time.time() - message.opened_at > TOKEN_LIFETIME:
+            table.hand_messages.pop(key, None)
+            return
+        if table.match is None or self.tables.get(table.channel_id) is not table:
+            return  # the game ended while the edit waited
+        embed, controls = hand_payload(table, key)
+        try:
+            await message.handle.edit_original_response(embed=embed, controls=controls)
+        except discord.HTTPException:
+            table.hand_messages.pop(key, None)

@@ -1,0 +1,127 @@
+"""Direct messages: they only inform (your cards, your turn), never gate play.
+
+A DM can fail (closed DMs answer 403 with code 50007); the failure is noted on
+the table so the player is told once, privately, to use Show hand instead. No
+DM is ever awaited by an interaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import discord
+
+from tables import Seat, Table
+
+from . import render
+from .pacing import LATER, RequestBudget
+
+log = logging.getLogger(__name__)
+
+Spawn = Callable[[Coroutine[Any, Any, Any], str], Any]
+Slot = tuple[int, int, str]  # user id, the table's channel id, which DM
+
+
+class Notifier:
+    """Sends the DMs: the dealt hand, the turn reminder, a lost table's notice."""
+
+    def __init__(
+        self, client: discord.Client, spawn: Spawn, budget: RequestBudget | None = None
+    ) -> None:
+        self.client = client
+        self.spawn = spawn
+        # DMs count against Discord's global limit: they wait behind table edits.
+        self.budget = budget or RequestBudget()
+        # user id -> DM channel id. discord.py remembers only 128 DM channels, so
+        # with more players every DM first asked Discord for the channel again.
+        self._dm_channels: dict[int, int] = {}
+        # (user id, table's channel id, "dealt" or "turn") -> the DM of that kind
+        # waiting to go out: a newer one from the same table (a new hand, a new
+        # turn) takes the place of the older, so DMs held back by pacing never
+        # pile up past two a person a table; someone at two tables hears of both.
+        self._waiting: dict[Slot, tuple[Table, Callable[[], str | None]]] = {}
+        # One task sends them all, oldest first: under load thousands of DMs may
+        # wait for the budget, and a dict entry each costs far less than a task.
+        self._drainer: asyncio.Task[Any] | None = None
+
+    def dealt(self, table: Table) -> None:
+        """Send every person at the table their newly dealt hand."""
+        for seat in table.humans:
+            assert seat.user_id is not None
+            text = render.dealt_dm(table, seat.key, f"<#{table.channel_id}>")
+            dealt = functools.partial(_while_hand, table, table.hand_number, text)
+            self._post(table, (seat.user_id, table.channel_id, "dealt"), dealt)
+
+    def your_turn(self, table: Table, seat: Seat) -> None:
+        if seat.user_id is None:
+            return
+        key = seat.key
+
+        def text() -> str | None:
+            # Only while it is still that player's turn: a DM held back by
+            # pacing must not send someone to a turn already played.
+            current = table.current_seat
+            if current is None or current.key != key:
+                return None
+            jump = (
+                f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/"
+                f"{table.message_id}"
+            )
+            return render.turn_dm(table, key, jump)
+
+        self._post(table, (seat.user_id, table.channel_id, "turn"), text)
+
+    def _post(self, table: Table, slot: Slot, text: Callable[[], str | None]) -> None:
+        if slot[0] in table.dm_closed:
+            return
+        self._waiting[slot] = (table, text)
+        if self._drainer is None or self._drainer.done():
+            self._drainer = self.spawn(self._drain(), "dm-drain")
+
+    async def _drain(self) -> None:
+        """Send the waiting DMs, oldest first, each once the budget allows."""
+        while self._waiting:
+            await self.budget.take(LATER)
+            while self._waiting:
+                slot = next(iter(self._waiting))
+                table, text = self._waiting.pop(slot)
+                body = text()  # None: no longer true (the turn passed, a new hand)
+                if body is not None and slot[0] not in table.dm_closed:
+                    self.spawn(self._deliver(table, slot[0], body), f"dm-{slot[2]}")
+                    break
+
+    async def _deliver(self, table: Table, user_id: int, text: str) -> None:
+        try:
+            channel = await self._dm_channel(user_id)
+            await channel.send(text)
+        except discord.Forbidden:
+            table.dm_closed.add(user_id)
+        except discord.HTTPException:
+            log.warning("DM to %s failed", user_id, exc_info=True)
+
+    async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
+        channel_id = self._dm_channels.get(user_id)
+        if channel_id is None:
+            await self.budget.take(LATER)  # opening a DM is a request of its own
+            channel = await self.client.create_dm(discord.Object(id=user_id))
+            channel_id = self._dm_channels[user_id] = channel.id
+        return self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+
+    async def restore_failed(self, channel_id: int) -> None:
+        channel = self.client.get_partial_messageable(channel_id)
+        try:
+            await channel.send(
+                "⚠️ The Rummy game in this channel could not be restored after a restart. "
+                "Its saved state is kept for the bot's admin. `/rummy start` opens a new game."
+            )
+        except discord.HTTPException:
+            log.warning("could not tell channel %s about its lost table", channel_id)
+
+
+def _while_hand(table: Table, hand: int, text: str) -> str | None:
+    """``text``, unless the table has moved on to another hand since it was written."""
+    return text if table.hand_number == hand else None

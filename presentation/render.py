@@ -1,0 +1,347 @@
+"""Pure rendering: tables, hands and results to embeds and text.
+
+Nothing here talks to Discord; every function takes plain state and returns
+``discord.Embed`` values or strings, so the look of the game is tested without
+a connection. The public table is always drawn from the engine's *spectator*
+view, which holds no hand at all: a hand cannot leak into a public message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import discord
+
+from engine import (
+    Card,
+    Event,
+    HandOutcome,
+    HandView,
+    HouseRules,
+    Phase,
+    TableMeld,
+    format_cards,
+    sort_by_rank,
+    sort_by_suit,
+)
+from engine.rules import RummyBonus
+from tables import MAX_SEATS, Seat, Stage, Table
+
+COLOUR_LOBBY = discord.Colour.blurple()
+COLOUR_PLAYING = discord.Colour.dark_green()
+COLOUR_OVER = discord.Colour.gold()
+COLOUR_ENDED = discord.Colour.dark_grey()
+
+
+def seat_label(seat: Seat) -> str:
+    if seat.user_id is None:
+        return f"🤖 {seat.name} ({seat.level or 'easy'})"
+    if seat.autopilot:
+        return f"{seat.name} (🤖 autopilot)"
+    return seat.name
+
+
+# --- lobby -------------------------------------------------------------------
+def lobby_embed(table: Table) -> discord.Embed:
+    embed = discord.Embed(
+        title="Rummy: a new game is forming",
+        description=(
+            f"Host: <@{table.host_id}>. Press **Join** to take a seat "
+            f"({len(table.seats)}/{MAX_SEATS}). The host starts when 2 to {MAX_SEATS} "
+            "players are seated."
+        ),
+        colour=COLOUR_LOBBY,
+    )
+    seats = "\n".join(f"{i}. {seat_label(s)}" for i, s in enumerate(table.seats, 1))
+    embed.add_field(name="Seats", value=seats or "nobody yet", inline=False)
+    embed.add_field(name="House rules", value="\n".join(table.rules.describe()), inline=False)
+    return embed
+
+
+def cancelled_embed(table: Table, reason: str) -> discord.Embed:
+    return discord.Embed(title="Rummy: no game", description=reason, colour=COLOUR_ENDED)
+
+
+# --- the public table ------------------------------------------------------
+def describe_meld(meld: TableMeld, names: Mapping[str, str]) -> str:
+    """A meld with who put down which cards, grouped by player."""
+    by_owner: dict[str, list[Card]] = {}
+    for card, owner in zip(meld.cards, meld.owners, strict=True):
+        by_owner.setdefault(owner, []).append(card)
+    cards = format_cards(meld.cards)
+    if len(by_owner) == 1:
+        return f"{cards} — {names.get(next(iter(by_owner)), '?')}"
+    credit = "; ".join(
+        f"{names.get(owner, owner)}: {format_cards(owned)}" for owner, owned in by_owner.items()
+    )
+    return f"{cards} — {credit}"
+
+
+def what_to_do(view: HandView, names: Mapping[str, str]) -> str:
+    if view.turn is None:
+        return "The hand is over."
+    who = names.get(view.turn, view.turn)
+    if view.phase is Phase.DRAW:
+        if view.discard_top is None:
+            return f"**{who}** to draw from the stock."
+        return f"**{who}** to draw from the stock or take {view.discard_top.display}."
+    return f"**{who}** may meld or lay off, then must discard."
+
+
+def table_embed(table: Table, *, now_deadline: float | None = None) -> discord.Embed:
+    match = table.match
+    assert match is not None, "a table is drawn only once dealt"
+    view = match.hand.view_for(None)
+    names = table.names()
+    title = f"Rummy — hand {match.hand_number}"
+    if table.rules.hands is not None:
+        title += f" of {table.rules.hands}"
+    embed = discord.Embed(title=title, colour=COLOUR_PLAYING)
+
+    lines = []
+    for seat in table.seats:
+        marker = "▶️ " if view.turn == seat.key else ""
+        dealer = " (dealer)" if view.dealer == seat.key else ""
+        count = view.card_counts.get(seat.key, 0)
+        total = match.totals.get(seat.key, 0)
+        lines.append(
+            f"{marker}{seat_label(seat)}{dealer}: {count} card{'s' * (count != 1)}, {total} pts"
+        )
+    target = (
+        f"first to {table.rules.target} points"
+        if table.rules.target is not None
+        else f"{table.rules.hands} hands"
+    )
+    embed.add_field(name=f"Players ({target})", value="\n".join(lines), inline=False)
+
+    turn_text = what_to_do(view, names)
+    deadline = table.turn_deadline if now_deadline is None else now_deadline
+    if deadline is not None and view.turn is not None:
+        turn_text += f" Time runs out <t:{int(deadline)}:R>."
+    embed.add_field(name="Turn", value=turn_text, inline=False)
+
+    top = view.discard_top.display if view.discard_top is not None else "empty"
+    pile = len(view.discard_pile)
+    embed.add_field(name="Discard pile", value=f"{top} ({pile} card{'s' * (pile != 1)})")
+    embed.add_field(name="Stock", value=f"{view.stock_size} cards")
+
+    if view.melds:
+        meld_lines = [f"{i}. {describe_meld(m, names)}" for i, m in enumerate(view.melds, 1)]
+        for number, chunk in enumerate(_chunks(meld_lines, 1024)):
+            name = "Melds" if number == 0 else "Melds (continued)"
+            embed.add_field(name=name, value=chunk, inline=False)
+    else:
+        embed.add_field(name="Melds", value="none yet", inline=False)
+
+    if table.log:
+        embed.add_field(name="Latest", value=_clip("\n".join(table.log), 1024), inline=False)
+    embed.set_footer(text="Press Show hand to see your cards and play.")
+    return embed
+
+
+def hand_result_embed(table: Table, outcome: HandOutcome) -> discord.Embed:
+    """End of a hand: what everyone still held, who went out, and the totals."""
+    match = table.match
+    assert match is not None
+    names = table.names()
+    if outcome.went_out is not None:
+        headline = f"**{names.get(outcome.went_out)}** went out"
+        if outcome.rummy:
+            headline += " — **rummy!**"
+            if table.rules.rummy_bonus is RummyBonus.DOUBLE:
+                headline += " (points doubled)"
+    else:
+        headline = "Nobody went out: the lowest count wins the hand"
+    embed = discord.Embed(
+        title=f"Rummy — hand {match.hand_number} is over",
+        description=headline + ".",
+        colour=COLOUR_OVER,
+    )
+    lines = []
+    for seat in table.seats:
+        left = outcome.remaining.get(seat.key, ())
+        held = format_cards(sort_by_rank(left)) if left else "no cards"
+        lines.append(
+            f"{seat_label(seat)}: {held} ({outcome.counts.get(seat.key, 0)} pts in hand), "
+            f"scores **{outcome.scores.get(seat.key, 0)}**"
+        )
+    embed.add_field(name="Cards left", value=_clip("\n".join(lines), 1024), inline=False)
+    embed.add_field(name="Match totals", value=totals_text(table), inline=False)
+    if match.is_over:
+        embed.add_field(name="Match over", value=winners_text(table), inline=False)
+        embed.set_footer(text="Thanks for playing. /rummy start opens a new game.")
+    else:
+        embed.set_footer(text="A seated player presses Next hand to deal again.")
+    return embed
+
+
+def totals_text(table: Table) -> str:
+    match = table.match
+    assert match is not None
+    ranked = sorted(table.seats, key=lambda s: -match.totals.get(s.key, 0))
+    return "\n".join(f"{seat_label(s)}: {match.totals.get(s.key, 0)}" for s in ranked)
+
+
+def winners_text(table: Table) -> str:
+    match = table.match
+    assert match is not None and match.outcome is not None
+    names = [table.name_of(key) for key in match.outcome.winners]
+    if len(names) == 1:
+        return f"🏆 **{names[0]}** wins the match."
+    return "🏆 Shared win: " + ", ".join(f"**{n}**" for n in names) + "."
+
+
+def ended_embed(table: Table, who: str) -> discord.Embed:
+    embed = discord.Embed(
+        title="Rummy — game ended",
+        description=f"{who} ended this game. The channel is free for a new one.",
+        colour=COLOUR_ENDED,
+    )
+    if table.match is not None:
+        embed.add_field(name="Totals when it stopped", value=totals_text(table), inline=False)
+    return embed
+
+
+# --- the private hand message -----------------------------------------------------
+def sorted_hand(cards: Sequence[Card], mode: str) -> list[Card]:
+    return sort_by_suit(cards) if mode == "suit" else sort_by_rank(cards)
+
+
+def hand_embed(
+    table: Table, key: str, note: str | None = None, view: HandView | None = None
+) -> discord.Embed:
+    """The player's own hand: for an ephemeral message or a DM to that player only.
+
+    ``view`` is the player's ``HandView`` when the caller has it already.
+    """
+    match = table.match
+    assert match is not None
+    view = view or match.hand.view_for(key)
+    names = table.names()
+    mode = table.sort_modes.get(key, "rank")
+    cards = sorted_hand(view.hand, mode)
+    selected = set(table.selections.get(key, []))
+    shown = " ".join(f"**[{c.display}]**" if c.code in selected else c.display for c in cards)
+    embed = discord.Embed(
+        title=f"Your hand — {len(cards)} card{'s' * (len(cards) != 1)}",
+        description=shown or "no cards",
+        colour=COLOUR_PLAYING,
+    )
+    embed.add_field(name="Now", value=_your_move(view, key, names), inline=False)
+    top = view.discard_top.display if view.discard_top is not None else "empty"
+    embed.add_field(name="Discard top", value=top)
+    embed.add_field(name="Stock", value=f"{view.stock_size} cards")
+    if view.melds:
+        meld_lines = [f"{i}. {format_cards(m.cards)}" for i, m in enumerate(view.melds, 1)]
+        embed.add_field(name="Melds", value=_clip("\n".join(meld_lines), 1024), inline=False)
+    if note:
+        embed.add_field(name="Note", value=note, inline=False)
+    embed.set_footer(text=f"Hand {match.hand_number} · sorted by {mode} · only you see this")
+    return embed
+
+
+def _your_move(view: HandView, key: str, names: Mapping[str, str]) -> str:
+    if view.turn is None:
+        return "The hand is over."
+    if view.turn != key:
+        return f"Waiting for {names.get(view.turn, view.turn)}."
+    if view.phase is Phase.DRAW:
+        return "Your turn: draw from the stock or take the discard."
+    text = "Select cards to meld, lay off or discard; discard one card to end your turn."
+    if view.may_not_discard is not None:
+        text += f" You may not discard {view.may_not_discard.display} this turn."
+    return text
+
+
+# --- DMs -------------------------------------------------------------------------
+def dealt_dm(table: Table, key: str, channel_mention: str) -> str:
+    match = table.match
+    assert match is not None
+    cards = sort_by_rank(match.hand.hand_of(key))
+    return (
+        f"Hand {match.hand_number} in {channel_mention} is dealt. Your cards: {format_cards(cards)}"
+    )
+
+
+def turn_dm(table: Table, key: str, jump_url: str) -> str:
+    match = table.match
+    assert match is not None
+    cards = sort_by_rank(match.hand.hand_of(key))
+    top = match.hand.discard_top
+    top_text = top.display if top is not None else "empty"
+    return (
+        f"Your turn at Rummy: {jump_url}\nYour cards: {format_cards(cards)}\n"
+        f"Discard top: {top_text}. Press **Show hand** on the table to play."
+    )
+
+
+# --- the action log ------------------------------------------------------------------
+def event_line(event: Event, names: Mapping[str, str]) -> str | None:
+    """One line of the table's action log, or None for events not worth a line."""
+    who = names.get(event.player or "", event.player or "")
+    cards = format_cards(event.cards)
+    meld_no = None if event.meld is None else event.meld + 1
+    lines = {
+        "draw_stock": f"{who} drew from the stock",
+        "take_discard": f"{who} took {cards} from the discard pile",
+        "meld": f"{who} melded {cards}",
+        "lay_off": f"{who} laid off {cards} on meld {meld_no}",
+        "discard": f"{who} discarded {cards}",
+        "reshuffle": "The discard pile was shuffled into a new stock",
+        "turn_over": "The discard pile was turned over to make a new stock",
+        "went_out": f"{who} went out",
+    }
+    return lines.get(event.kind)
+
+
+# --- rules ------------------------------------------------------------------------------
+def rules_text(rules: HouseRules, *, server_default: bool = False) -> str:
+    """Basic Rummy in a few lines, then the house rules in force."""
+    heading = "Server defaults" if server_default else "House rules at this table"
+    return "\n".join(
+        [
+            "**Basic Rummy**",
+            "Make melds: a *set* is 3 or 4 cards of one rank; a *run* is 3 or more cards of "
+            "one suit in order. An ace never sits in the middle of a run (K-A-2 is not a run).",
+            "On your turn: draw one card (the top of the stock, or the top of the discard pile), "
+            "then put down melds, lay off cards on any meld on the table (yours or another "
+            "player's), and discard one card. A card you took from the discard pile cannot go "
+            "straight back on it.",
+            "Get rid of every card to go out: the hand ends at once and you score what the "
+            "others still hold (2-10 face value, J Q K 10, aces as below).",
+            "If the hand ends with nobody out, the lowest count in hand wins the difference "
+            "to each other player.",
+            "A missed turn (when the timer is on) is played for you: a draw and a discard of "
+            "your highest loose card. After 3 in a row a computer keeps your seat warm until "
+            "you press **Take my seat back** in your hand view.",
+            "",
+            f"**{heading}**",
+            *(f"• {line}" for line in rules.describe()),
+        ]
+    )
+
+
+def _chunks(lines: list[str], limit: int) -> list[str]:
+    """Join lines into as few texts of at most ``limit`` characters as possible
+    (Discord caps an embed field at 1024): a long meld list is split, never cut."""
+    chunks: list[str] = []
+    for line in lines:
+        line = _clip(line, limit)
+        if chunks and len(chunks[-1]) + 1 + len(line) <= limit:
+            chunks[-1] += "\n" + line
+        else:
+            chunks.append(line)
+    return chunks
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def table_stage_title(stage: Stage) -> str:
+    return {
+        Stage.LOBBY: "lobby",
+        Stage.PLAYING: "playing",
+        Stage.HAND_OVER: "between hands",
+        Stage.FINISHED: "finished",
+    }[stage]

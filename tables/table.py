@@ -1,0 +1,244 @@
+"""One game in one channel: the lobby, the seats, the engine match and the
+Discord-side state around it (message ids, the action log, timers).
+
+Everything here serialises to plain JSON (``to_dict`` / ``from_dict``) so a
+live table survives a restart; the lock is the only thing that is not saved.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from engine import HouseRules, Match
+
+from .lock import TableLock
+
+TABLE_FORMAT = 1
+LOG_LINES = 6
+MIN_SEATS = 2
+MAX_SEATS = 6
+# A person who misses this many turns in a row is replaced by a computer player.
+MISSED_TURNS_BEFORE_AUTOPILOT = 3
+
+
+class Stage(StrEnum):
+    """Where a table is in its life: forming, playing a hand, between hands, over."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    HAND_OVER = "hand_over"
+    FINISHED = "finished"
+
+
+@dataclass
+class Seat:
+    """A place at the table: a person (``user_id``) or a computer (``level``)."""
+
+    key: str
+    name: str
+    user_id: int | None = None
+    level: str | None = None
+    missed_turns: int = 0
+    autopilot: bool = False
+
+    @property
+    def is_computer(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def played_by_computer(self) -> bool:
+        return self.user_id is None or self.autopilot
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "name": self.name,
+            "user_id": self.user_id,
+            "level": self.level,
+            "missed_turns": self.missed_turns,
+            "autopilot": self.autopilot,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Seat:
+        return cls(
+            key=str(data["key"]),
+            name=str(data["name"]),
+            user_id=None if data.get("user_id") is None else int(data["user_id"]),
+            level=data.get("level"),
+            missed_turns=int(data.get("missed_turns", 0)),
+            autopilot=bool(data.get("autopilot", False)),
+        )
+
+
+@dataclass
+class HandMessage:
+    """A player's latest ephemeral hand message: the handle of the interaction
+    that answered with it (its token, not the whole parsed interaction), so the
+    message can be brought up to date when their turn comes. The token works
+    for 15 minutes after ``opened_at``."""
+
+    handle: Any
+    opened_at: float
+
+
+@dataclass
+class Table:
+    """One channel's game: its seats, stage, match and the Discord-side state
+    around it. Changed only under ``lock``, through ``tables.work``."""
+
+    channel_id: int
+    guild_id: int
+    host_id: int
+    rules: HouseRules
+    seed: int
+    seats: list[Seat] = field(default_factory=list)
+    stage: Stage = Stage.LOBBY
+    message_id: int | None = None
+    match: Match | None = None
+    log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    created_at: float = field(default_factory=time.time)
+    last_human_action: float = field(default_factory=time.time)
+    turn_deadline: float | None = None
+    selections: dict[str, list[str]] = field(default_factory=dict)
+    sort_modes: dict[str, str] = field(default_factory=dict)
+    dm_closed: set[int] = field(default_factory=set)
+    dm_closed_told: set[int] = field(default_factory=set)
+    next_cpu_number: int = 1
+    # Not saved: process-local coordination and short-lived Discord tokens.
+    lock: TableLock = field(default_factory=TableLock, repr=False)
+    # A seated person's latest click of any kind; kept apart from the saved
+    # state so that a refused click still changes nothing.
+    last_seen: float = field(default=0.0, repr=False)
+    hand_messages: dict[str, HandMessage] = field(default_factory=dict, repr=False)
+    # Saved changes so far: tells a hand message sent after the lock was let go
+    # whether the game moved on while it was on its way.
+    changes: int = field(default=0, repr=False)
+
+    # --- seats -----------------------------------------------------------
+    def seat_of_user(self, user_id: int) -> Seat | None:
+        return next((seat for seat in self.seats if seat.user_id == user_id), None)
+
+    def seat(self, key: str) -> Seat:
+        for seat in self.seats:
+            if seat.key == key:
+                return seat
+        raise KeyError(f"no seat {key!r} at the table in channel {self.channel_id}")
+
+    def name_of(self, key: str | None) -> str:
+        if key is None:
+            return "nobody"
+        found = next((seat for seat in self.seats if seat.key == key), None)
+        return found.name if found is not None else key
+
+    def names(self) -> dict[str, str]:
+        return {seat.key: seat.name for seat in self.seats}
+
+    @property
+    def humans(self) -> list[Seat]:
+        return [seat for seat in self.seats if not seat.is_computer]
+
+    @property
+    def current_seat(self) -> Seat | None:
+        if self.match is None or self.stage is not Stage.PLAYING:
+            return None
+        turn = self.match.hand.turn
+        return None if turn is None else self.seat(turn)
+
+    @property
+    def hand_number(self) -> int:
+        return 0 if self.match is None else self.match.hand_number
+
+    # --- persistence -----------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": TABLE_FORMAT,
+            "channel_id": self.channel_id,
+            "guild_id": self.guild_id,
+            "host_id": self.host_id,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "seats": [seat.to_dict() for seat in self.seats],
+            "stage": self.stage.value,
+            "message_id": self.message_id,
+            "match": None if self.match is None else self.match.to_dict(),
+            "log": list(self.log),
+            "created_at": self.created_at,
+            "last_human_action": self.last_human_action,
+            "turn_deadline": self.turn_deadline,
+            "selections": {key: list(codes) for key, codes in self.selections.items()},
+            "sort_modes": dict(self.sort_modes),
+            "dm_closed": sorted(self.dm_closed),
+            "dm_closed_told": sorted(self.dm_closed_told),
+            "next_cpu_number": self.next_cpu_number,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Table:
+        """Rebuild a saved table; raises ``ValueError``/``KeyError``/``TypeError``
+        on a state this code cannot read (the caller sets such a table aside)."""
+        if data.get("format") != TABLE_FORMAT:
+            raise ValueError(f"unknown table format {data.get('format')!r}")
+        match_data = data.get("match")
+        table = cls(
+            channel_id=int(data["channel_id"]),
+            guild_id=int(data["guild_id"]),
+            host_id=int(data["host_id"]),
+            rules=HouseRules.from_dict(data["rules"]),
+            seed=int(data["seed"]),
+            seats=[Seat.from_dict(seat) for seat in data["seats"]],
+            stage=Stage(data["stage"]),
+            message_id=None if data.get("message_id") is None else int(data["message_id"]),
+            match=None if match_data is None else Match.from_dict(match_data),
+            log=deque((str(line) for line in data.get("log", [])), maxlen=LOG_LINES),
+            created_at=float(data["created_at"]),
+            last_human_action=float(data["last_human_action"]),
+            turn_deadline=(
+                None if data.get("turn_deadline") is None else float(data["turn_deadline"])
+            ),
+            selections={str(k): [str(c) for c in v] for k, v in data["selections"].items()},
+            sort_modes={str(k): str(v) for k, v in data["sort_modes"].items()},
+            dm_closed={int(u) for u in data.get("dm_closed", [])},
+            dm_closed_told={int(u) for u in data.get("dm_closed_told", [])},
+            next_cpu_number=int(data.get("next_cpu_number", 1)),
+        )
+        seat_keys = tuple(seat.key for seat in table.seats)
+        if table.match is not None and table.match.players != seat_keys:
+            raise ValueError(f"seats {seat_keys} do not match the players of the saved match")
+        return table
+
+    def resume_after(self, downtime: float) -> None:
+        """The bot was away for ``downtime`` seconds: nobody could act, so every
+        clock (the turn timer, idle and lobby limits) moves on by that much.
+        A turn keeps the time it had left, neither a fresh timer nor none."""
+        self.created_at += downtime
+        self.last_human_action += downtime
+        if self.turn_deadline is not None:
+            self.turn_deadline += downtime
+
+    def restore(self, snapshot: dict[str, Any]) -> None:
+        """Put this table back to an earlier ``to_dict`` snapshot, in place,
+        keeping its lock: used when an action could not be saved."""
+        other = Table.from_dict(snapshot)
+        for name in (
+            "rules",
+            "seed",
+            "seats",
+            "stage",
+            "message_id",
+            "match",
+            "log",
+            "last_human_action",
+            "turn_deadline",
+            "selections",
+            "sort_modes",
+            "dm_closed",
+            "dm_closed_told",
+            "next_cpu_number",
+            "host_id",
+        ):
+            setattr(self, name, getattr(other, name))

@@ -1,0 +1,178 @@
+"""The unit of work: the one way a live table changes.
+
+Every change goes the same way, under the table's lock::
+
+    async with work.change(table) as change:
+        ...change the table...
+        await change.save()       # refused with NOT_SAVED, and undone, if it fails
+        ...answer the click...
+
+A block that ends without saving, by a refusal or any other error or by
+choice, is undone (the table is put back as it was), so memory never holds a
+state the database does not and no action is ever half applied. Once saved,
+the move has happened: the follow-ups (the public table, DMs, the next
+computer move, the turn timer) run when the block ends even if answering the
+click failed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
+
+from db import Database, StorageError
+
+from .records import live_table, match_record
+from .registry import TableRegistry
+from .table import Stage, Table
+
+log = logging.getLogger(__name__)
+
+NOT_SAVED = "⚠️ That could not be saved, so it did not happen. Please try again in a moment."
+
+TurnMarker = tuple[int, str | None] | None
+
+
+class Refusal(Exception):
+    """An action refused with nothing changed; its text is shown to the player."""
+
+
+class NotSaved(Refusal):
+    """The change could not be saved, so it was undone."""
+
+    def __init__(self, text: str = NOT_SAVED) -> None:
+        super().__init__(text)
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """What a saved change asks of the world around the table."""
+
+    # Whose turn it is (or which hand) is not what it was before the change.
+    turn_changed: bool
+    # The public table message must be redrawn (False when the click's own
+    # answer already shows it, or nothing public changed).
+    refresh: bool
+
+
+AfterSave = Callable[[Table, FollowUp], None]
+
+
+def _turn_marker(table: Table) -> TurnMarker:
+    match = table.match
+    return None if match is None else (match.hand_number, match.hand.turn)
+
+
+class TableChange:
+    """One change to one table; made by ``TableWork.change``."""
+
+    def __init__(self, work: TableWork, table: Table, *, refresh: bool) -> None:
+        self.work = work
+        self.table = table
+        self.refresh = refresh
+        self.saved = False
+        self._snapshot: dict[str, Any] = {}
+        self._turn_before: TurnMarker = None
+
+    async def __aenter__(self) -> TableChange:
+        self._snapshot = self.table.to_dict()
+        self._turn_before = _turn_marker(self.table)
+        return self
+
+    def roll_back(self) -> None:
+        """Put the table back as it was when the change began."""
+        self.table.restore(self._snapshot)
+
+    async def save(self) -> None:
+        """Save the change; raise ``NotSaved`` with the table put back if that fails.
+
+        A finished match is recorded and leaves the live set in one step, so a
+        score is never lost and never counted twice.
+        """
+        table = self.table
+        try:
+            await self.work.commit(table)
+        except StorageError:
+            log.exception("could not save table in channel %s", table.channel_id)
+            self.roll_back()
+            table.lock.mark_saved()  # as it was when last saved
+            raise NotSaved() from None
+        table.lock.mark_saved()
+        table.changes += 1
+        self.saved = True
+        if table.stage is Stage.FINISHED:
+            self.work.tables.remove(table.channel_id)
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if not self.saved:
+            if not isinstance(exc, NotSaved):  # NotSaved has undone it already
+                self.roll_back()
+                self.table.lock.mark_saved()
+            return
+        follow_up = FollowUp(
+            turn_changed=_turn_marker(self.table) != self._turn_before, refresh=self.refresh
+        )
+        self.work.after_save(self.table, follow_up)
+
+
+class TableWork:
+    """Saves tables and runs what follows a saved change (see the module's docstring)."""
+
+    def __init__(self, db: Database, tables: TableRegistry, after_save: AfterSave) -> None:
+        self.db = db
+        self.tables = tables
+        self.after_save = after_save
+
+    def change(self, table: Table, *, refresh: bool = True) -> TableChange:
+        """A change to ``table``, which the caller has locked."""
+        return TableChange(self, table, refresh=refresh)
+
+    async def commit(self, table: Table) -> None:
+        """Write the table as it is now; raises ``StorageError`` with nothing written."""
+        if table.stage is Stage.FINISHED:
+            await self.db.record_match(
+                match_record(table, abandoned=False), remove_live=table.channel_id
+            )
+        else:
+            await self.db.save_live_table(live_table(table))
+
+    async def open(self, table: Table) -> None:
+        """Put a new table into play in its channel; ``NotSaved`` if it cannot be saved."""
+        self.tables.add(table)
+        try:
+            await self.db.save_live_table(live_table(table))
+        except StorageError:
+            self.tables.remove(table.channel_id)
+            raise NotSaved() from None
+
+    async def close(self, table: Table) -> None:
+        """Take a table out of play; a started match is recorded as abandoned (no
+        winner), with whatever hands it completed. ``NotSaved`` changes nothing."""
+        try:
+            if table.match is not None:
+                await self.db.record_match(
+                    match_record(table, abandoned=True), remove_live=table.channel_id
+                )
+            else:
+                await self.db.delete_live_table(table.channel_id)
+        except StorageError:
+            raise NotSaved() from None
+        table.stage = Stage.FINISHED
+        self.tables.remove(table.channel_id)
+        self.after_save(table, FollowUp(turn_changed=True, refresh=False))
+
+    async def record_message(self, table: Table) -> None:
+        """Save a table whose message moved; a failure is logged, not raised: the
+        id is saved again with the next change, and a lost one heals itself."""
+        try:
+            await self.db.save_live_table(live_table(table))
+        except StorageError:
+            log.exception("could not record the table message in channel %s", table.channel_id)

@@ -1,0 +1,111 @@
+"""Settings from the environment, and a clear exit from bot.py when they are wrong."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot import Settings, SettingsError
+from db.lock import ProcessLock
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_defaults_from_a_token_alone() -> None:
+    settings = Settings.from_env({"DISCORD_TOKEN": "abc"})
+    assert settings.token == "abc" and settings.guild_id is None
+    assert settings.database_path == Path("rummy.sqlite3") and settings.log_level == "INFO"
+    assert settings.api_base is None and settings.game.computer_delay == 1.0
+
+
+def test_every_setting_is_read() -> None:
+    settings = Settings.from_env(
+        {
+            "DISCORD_TOKEN": "abc",
+            "DISCORD_GUILD_ID": "123",
+            "DATABASE_PATH": "/tmp/x.db",
+            "LOG_LEVEL": "debug",
+            "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",
+            "DISCORD_GATEWAY_URL": "ws://127.0.0.1:9/",
+            "COMPUTER_DELAY": "0.5",
+            "LOBBY_TIMEOUT": "60",
+            "IDLE_TABLE_TIMEOUT": "120",
+            "SWEEP_INTERVAL": "5",
+        }
+    )
+    assert settings.guild_id == 123 and settings.log_level == "DEBUG"
+    assert settings.database_path == Path("/tmp/x.db")
+    assert settings.gateway_url == "ws://127.0.0.1:9/"
+    assert (settings.game.computer_delay, settings.game.lobby_timeout) == (0.5, 60.0)
+    assert (settings.game.idle_timeout, settings.game.sweep_interval) == (120.0, 5.0)
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({}, "DISCORD_TOKEN is not set"),
+        ({"DISCORD_TOKEN": "  "}, "DISCORD_TOKEN is not set"),
+        ({"DISCORD_TOKEN": "t", "DISCORD_GUILD_ID": "my-server"}, "DISCORD_GUILD_ID"),
+        ({"DISCORD_TOKEN": "t", "LOG_LEVEL": "loud"}, "LOG_LEVEL"),
+        ({"DISCORD_TOKEN": "t", "COMPUTER_DELAY": "soon"}, "COMPUTER_DELAY"),
+        ({"DISCORD_TOKEN": "t", "LOBBY_TIMEOUT": "-5"}, "LOBBY_TIMEOUT"),
+    ],
+)
+def test_bad_settings_are_refused_with_the_fix(env: dict[str, str], message: str) -> None:
+    with pytest.raises(SettingsError, match=message):
+        Settings.from_env(env)
+
+
+def test_env_example_lists_every_setting() -> None:
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    source = (ROOT / "app" / "settings.py").read_text(encoding="utf-8")
+    names = {line.split("=")[0] for line in example.splitlines() if "=" in line and line[0] != "#"}
+    for name in names:
+        assert f'"{name}"' in source, f"{name} is in .env.example but the bot never reads it"
+    read = set(re.findall(r'env\.get\("([A-Z_]+)"', source))
+    read |= set(re.findall(r'_seconds\(env, "([A-Z_]+)"', source))
+    assert read, "found no settings read by the bot"
+    assert read <= names, f"settings missing from .env.example: {sorted(read - names)}"
+
+
+def test_running_without_a_token_exits_with_one_clear_line(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bot.py")],
+        cwd=tmp_path,  # no .env there
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0] and ".env" in lines[0]
+    assert result.stdout == ""
+
+
+def test_second_process_on_the_same_database_refuses_to_start(tmp_path: Path) -> None:
+    path = tmp_path / "rummy.sqlite3"
+    holder = ProcessLock.acquire(path)  # what the first bot process holds while it runs
+    try:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+        env |= {"DISCORD_TOKEN": "not-a-real-token", "DATABASE_PATH": str(path)}
+        # Nowhere to connect to: the lock must stop the process before any network.
+        env["DISCORD_API_BASE"] = "http://127.0.0.1:9/api/v10"
+        result = subprocess.run(
+            [sys.executable, str(ROOT / "bot.py")],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        holder.release()
+    assert result.returncode == 1
+    assert "Another bot process" in result.stderr and str(path) in result.stderr

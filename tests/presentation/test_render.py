@@ -1,0 +1,108 @@
+import json
+
+import pytest
+
+from engine import Card, DrawStock, HouseRules, RummyError
+from flows.settings import merge_rules
+from presentation import render
+from presentation.components import hand_controls
+from tests.tables.helpers import playing_table
+
+
+def _all_text(embed_dict: dict) -> str:  # type: ignore[type-arg]
+    return json.dumps(embed_dict, ensure_ascii=False)
+
+
+def test_public_table_never_shows_a_hand() -> None:
+    table = playing_table()
+    assert table.match is not None
+    text = _all_text(render.table_embed(table).to_dict())
+    top = table.match.hand.discard_top
+    for seat in table.seats:
+        for card in table.match.hand.hand_of(seat.key):
+            if card != top:
+                assert card.display not in text, f"{card} of {seat.name} leaked"
+
+
+def test_table_shows_turn_counts_and_scores() -> None:
+    table = playing_table()
+    embed = render.table_embed(table).to_dict()
+    text = _all_text(embed)
+    assert "▶️" in text and "7 cards" in text and "0 pts" in text
+    assert "Stock" in text and "Discard pile" in text
+    assert len(text) < 6000
+
+
+def test_hand_embed_shows_own_cards_and_selection() -> None:
+    table = playing_table()
+    assert table.match is not None
+    own = table.match.hand.hand_of("1")
+    table.selections["1"] = [str(own[0])]
+    text = _all_text(render.hand_embed(table, "1").to_dict())
+    for card in own:
+        assert card.display in text
+    assert f"[{own[0].display}]" in text
+
+
+def test_hand_view_enables_only_sensible_buttons() -> None:
+    table = playing_table()
+    assert table.match is not None
+    key = table.match.hand.turn
+    assert key == "1"
+    cards = list(table.match.hand.hand_of(key))
+
+    def states() -> dict[str, bool]:
+        controls = hand_controls(table, key, cards)
+        return {c["label"]: c["disabled"] for row in controls.rows for c in row if c["type"] == 2}
+
+    before = states()
+    assert before["Draw from stock"] is False and before["Discard"] is True
+    table.match.apply(key, DrawStock())
+    cards = list(table.match.hand.hand_of(key))
+    table.selections[key] = [str(cards[0])]
+    after = states()
+    assert after["Draw from stock"] is True and after["Discard"] is False
+    assert after["Meld"] is True  # one card cannot be a meld
+
+
+def test_meld_credit_names_each_player() -> None:
+    from engine import Meld, MeldKind, TableMeld
+
+    meld = TableMeld(
+        meld=Meld(MeldKind.RUN, tuple(Card.parse(c) for c in ("6S", "7S", "8S", "9S"))),
+        owners=("2", "1", "1", "1"),
+    )
+    line = render.describe_meld(meld, {"1": "Ann", "2": "Bob"})
+    assert "Ann: 7♠ 8♠ 9♠" in line and "Bob: 6♠" in line
+
+
+def test_merge_rules_applies_options_and_refuses_contradictions() -> None:
+    base = HouseRules()
+    assert merge_rules(base, {"hands": 3}).hands == 3
+    assert merge_rules(base, {"hands": 3}).target is None
+    assert merge_rules(merge_rules(base, {"hands": 3}), {"target": 50}).hands is None
+    assert merge_rules(base, {"ace": "high_or_low", "target": None}).ace.value == "high_or_low"
+    with pytest.raises(RummyError):
+        merge_rules(base, {"hands": 3, "target": 50})
+
+
+def test_rules_text_names_the_house_rules_in_force() -> None:
+    text = render.rules_text(HouseRules.from_dict({"ace": "high_or_low", "hands": 4}))
+    assert "Q-K-A" in text and "4" in text
+
+
+def test_a_long_meld_list_is_split_never_cut() -> None:
+    from engine import Meld, MeldKind, TableMeld
+
+    table = playing_table()
+    long_names = {seat.key: "N" * 32 for seat in table.seats}
+    run = tuple(Card.parse(c) for c in ("3S", "4S", "5S", "6S", "7S", "8S", "9S"))
+    melds = [
+        TableMeld(meld=Meld(MeldKind.RUN, run), owners=tuple(long_names)[:3] * 2 + ("1",))
+        for _ in range(12)
+    ]
+    lines = [f"{i}. {render.describe_meld(m, long_names)}" for i, m in enumerate(melds, 1)]
+    chunks = render._chunks(lines, 1024)
+    assert len(chunks) > 1 and all(len(chunk) <= 1024 for chunk in chunks)
+    joined = "\n".join(chunks)
+    assert all(f"{i}. " in joined for i in range(1, 13))  # the newest melds are not dropped

@@ -1,0 +1,59 @@
+import json
+
+import pytest
+
+from engine import DrawStock
+from tables import Stage, Table, TableRegistry
+
+from .helpers import playing_table
+
+
+def test_table_round_trips_through_json() -> None:
+    table = playing_table()
+    turn = table.match.hand.turn if table.match else None
+    assert turn is not None
+    table.match.apply(turn, DrawStock())  # type: ignore[union-attr]
+    table.log.append("Ann drew from the stock")
+    table.selections["1"] = ["AS"]
+    table.dm_closed.add(2)
+    saved = json.loads(json.dumps(table.to_dict()))
+    again = Table.from_dict(saved)
+    assert again.to_dict() == table.to_dict()
+    assert again.match is not None and again.match.hand.turn == turn
+
+
+def test_restore_puts_back_an_earlier_state_in_place() -> None:
+    table = playing_table()
+    lock = table.lock
+    snapshot = table.to_dict()
+    turn = table.match.hand.turn  # type: ignore[union-attr]
+    table.match.apply(turn, DrawStock())  # type: ignore[union-attr, arg-type]
+    table.stage = Stage.HAND_OVER
+    table.restore(snapshot)
+    assert table.to_dict() == snapshot
+    assert table.lock is lock
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda d: d.update(format=99),
+        lambda d: d.pop("seats"),
+        lambda d: d.update(stage="dancing"),
+        lambda d: d["match"].update(version=-1),
+    ],
+)
+def test_unreadable_state_raises(damage) -> None:  # type: ignore[no-untyped-def]
+    data = playing_table().to_dict()
+    damage(data)
+    with pytest.raises((ValueError, KeyError, TypeError)):
+        Table.from_dict(data)
+
+
+def test_registry_holds_one_table_per_channel() -> None:
+    registry = TableRegistry()
+    registry.add(playing_table())
+    with pytest.raises(ValueError):
+        registry.add(playing_table())
+    registry.remove(10)
+    assert registry.get(10) is None and len(registry) == 0

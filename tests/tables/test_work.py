@@ -1,0 +1,172 @@
+"""The unit of work on a real SQLite file: a change is saved whole or undone
+whole, and what follows a change runs only once it is saved."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from db import Database
+from engine import DrawStock, RummyError
+from tables import NOT_SAVED, FollowUp, NotSaved, Stage, Table, TableRegistry, TableWork
+from tests.db.faults import writes_fail
+
+from .helpers import playing_table
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.calls: list[tuple[int, FollowUp]] = []
+
+    def __call__(self, table: Table, follow_up: FollowUp) -> None:
+        self.calls.append((table.channel_id, follow_up))
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "rummy.sqlite3")
+    try:
+        yield database
+    finally:
+        await database.close()
+
+
+@pytest.fixture
+def followed() -> Recorder:
+    return Recorder()
+
+
+@pytest.fixture
+async def work(db: Database, followed: Recorder) -> TableWork:
+    return TableWork(db, TableRegistry(), followed)
+
+
+async def opened(work: TableWork) -> Table:
+    table = playing_table()
+    await work.open(table)
+    return table
+
+
+def draw(table: Table) -> None:
+    assert table.match is not None
+    turn = table.match.hand.turn
+    assert turn is not None
+    table.match.apply(turn, DrawStock())
+
+
+async def saved_state(db: Database, table: Table) -> dict[str, object]:
+    [saved] = [t for t in (await db.load_live_tables()).tables if t.channel_id == table.channel_id]
+    return saved.state
+
+
+async def test_a_saved_change_is_on_disk_and_its_follow_ups_run(
+    work: TableWork, db: Database, followed: Recorder
+) -> None:
+    table = await opened(work)
+    async with table.lock, work.change(table) as change:
+        draw(table)
+        await change.save()
+        assert followed.calls == []  # not before the block ends: the answer goes first
+    assert await saved_state(db, table) == table.to_dict()
+    assert followed.calls == [(table.channel_id, FollowUp(turn_changed=False, refresh=True))]
+    assert table.changes == 1
+
+
+async def test_a_failure_after_the_save_keeps_the_change_and_its_follow_ups(
+    work: TableWork, db: Database, followed: Recorder
+) -> None:
+    table = await opened(work)
+    with pytest.raises(ConnectionError):
+        async with table.lock, work.change(table, refresh=False) as change:
+            draw(table)
+            await change.save()
+            raise ConnectionError("the answer could not be sent")
+    assert await saved_state(db, table) == table.to_dict()
+    assert followed.calls == [(table.channel_id, FollowUp(turn_changed=False, refresh=False))]
+
+
+async def test_a_refusal_before_the_save_undoes_the_change(
+    work: TableWork, db: Database, followed: Recorder
+) -> None:
+    table = await opened(work)
+    before = table.to_dict()
+    with pytest.raises(RummyError):
+        async with table.lock, work.change(table):
+            draw(table)
+            table.log.append("half a move")
+            raise RummyError("refused after a first step")
+    assert table.to_dict() == before == await saved_state(db, table)
+    assert followed.calls == []
+
+
+async def test_a_block_that_ends_unsaved_is_undone(work: TableWork, followed: Recorder) -> None:
+    table = await opened(work)
+    before = table.to_dict()
+    async with table.lock, work.change(table):
+        draw(table)
+    assert table.to_dict() == before
+    assert followed.calls == []
+
+
+async def test_a_change_that_cannot_be_saved_is_refused_and_undone(
+    work: TableWork, db: Database, followed: Recorder
+) -> None:
+    table = await opened(work)
+    before = table.to_dict()
+    with pytest.raises(NotSaved, match="could not be saved"):
+        async with table.lock, work.change(table) as change:
+            draw(table)
+            with writes_fail():
+                await change.save()
+    assert str(NotSaved()) == NOT_SAVED
+    assert table.to_dict() == before == await saved_state(db, table)
+    assert followed.calls == [] and table.changes == 0
+    assert not table.lock.locked()
+
+
+async def test_a_rolled_back_step_can_be_replaced_before_the_save(
+    work: TableWork, db: Database
+) -> None:
+    table = await opened(work)
+    async with table.lock, work.change(table) as change:
+        table.log.append("a strategy's bad first try")
+        change.roll_back()
+        draw(table)
+        await change.save()
+    assert "a strategy's bad first try" not in table.log
+    assert await saved_state(db, table) == table.to_dict()
+
+
+async def test_the_turn_passing_is_reported(work: TableWork, followed: Recorder) -> None:
+    table = await opened(work)
+    assert table.match is not None
+    player = table.match.hand.turn
+    assert player is not None
+    async with table.lock, work.change(table) as change:
+        draw(table)
+        card = table.match.hand.hand_of(player)[0]
+        from_hand = table.match.legal_actions(player)
+        discard = next(a for a in from_hand if getattr(a, "card", None) == card)
+        table.match.apply(player, discard)
+        await change.save()
+    assert followed.calls[-1][1].turn_changed
+
+
+async def test_closing_records_an_abandoned_match_and_leaves_play(
+    work: TableWork, db: Database, followed: Recorder
+) -> None:
+    table = await opened(work)
+    await work.close(table)
+    assert table.stage is Stage.FINISHED
+    assert work.tables.get(table.channel_id) is None
+    assert (await db.load_live_tables()).tables == []
+    assert followed.calls == [(table.channel_id, FollowUp(turn_changed=True, refresh=False))]
+
+
+async def test_a_table_that_cannot_be_opened_is_not_in_play(work: TableWork) -> None:
+    table = playing_table()
+    with writes_fail(), pytest.raises(NotSaved):
+        await work.open(table)
+    assert work.tables.get(table.channel_id) is None

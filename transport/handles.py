@@ -1,0 +1,34 @@
+"""What a table keeps of an interaction to edit its answer later: the token.
+
+A parsed ``discord.Interaction`` holds the message it came from (embeds,
+components), the member, the channel: kilobytes each. A table kept one for each
+player's hand message, which made the interactions, not the games, most of
+the bot's memory at a thousand tables. Editing the answer needs only the
+application id and the token (and the HTTP session to send it on).
+"""
+
+from __future__ import annotations
+
+import aiohttp
+import discord
+
+from . import callbacks
+from .private import Interaction, session_of
+
+
+class InteractionHandle:
+    """Edits the answer of an interaction, as ``Interaction.edit_original_response``."""
+
+    __slots__ = ("application_id", "session", "token")
+
+    def __init__(self, interaction: Interaction) -> None:
+        self.session: aiohttp.ClientSession = session_of(interaction)
+        self.application_id = interaction.application_id
+        self.token = interaction.token
+
+    async def edit_original_response(
+        self, *, embed: discord.Embed, controls: discord.ui.View | None
+    ) -> None:
+        await callbacks.edit_original(
+            self.session, self.application_id, self.token, embed=embed, controls=controls
+        )
