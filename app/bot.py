@@ -47,7 +47,12 @@ class RummyBot(commands.Bot):
         await self.add_cog(RummyCog(self.game))
         await self.game.server_rules.load()
         self.restored_tables, self.broken_tables = await restore_tables(
-            self.db, self.game.tables, self.game.automation, self.game.notifier, self.game.tasks
+            self.db,
+            self.game.tables,
+            self.game.automation,
+            self.game.notifier,
+            self.game.refresher,
+            self.game.tasks,
         )
         log.info("restored %d live tables (%d set aside)", self.restored_tables, self.broken_tables)
         self.game.automation.start_sweeper()

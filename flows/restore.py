@@ -7,6 +7,7 @@ import time
 
 from db import Database
 from presentation.notify import Notifier
+from presentation.refresh import TableRefresher
 from tables import Stage, Table, TableRegistry
 
 from .automation import Automation
@@ -20,6 +21,7 @@ async def restore_tables(
     tables: TableRegistry,
     automation: Automation,
     notifier: Notifier,
+    refresher: TableRefresher,
     tasks: Supervisor,
 ) -> tuple[int, int]:
     """Load every saved live table and set its timers going; tables that cannot
@@ -44,6 +46,9 @@ async def restore_tables(
             continue
         table.resume_after(max(0.0, now - saved.updated_at))
         tables.add(table)
+        if "game_id" not in saved.state:
+            # Saved before games had ids: its message's controls have none.
+            refresher.request(table)
         restored += 1
     for channel_id, _error in broken:
         tasks.spawn(notifier.restore_failed(channel_id), "restore-failed-notice")

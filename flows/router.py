@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 import discord
 
 from engine import RummyError
-from presentation.actions import ACTIONS, ComponentAction, ComponentId, Locking, Who
+from presentation.actions import ACTIONS, ComponentAction, ComponentId, Locking, Place, Who
 from tables import Refusal, Seat, Table, TableRegistry
 from transport import callbacks
+from transport.events import clicked_on_its_message
 from transport.private import Interaction
 
 log = logging.getLogger(__name__)
@@ -27,6 +28,15 @@ log = logging.getLogger(__name__)
 UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction past its 3 s
 UNRECOGNISED = "That control is not one I recognise."
 WENT_WRONG = "Something went wrong on my side; nothing was changed."
+# The change was saved, and only its answer failed.
+SHOWING_FAILED = (
+    "That was done, but I could not show it to you: press Refresh on your hand, "
+    "or Show hand on the table, to see where things stand."
+)
+EARLIER_GAME = (
+    "That button is from an earlier game in this channel: use the current game's table "
+    "(Show hand opens your hand)."
+)
 
 # What a handler may hand back: an answer to send once the table's lock is let
 # go, for clicks that change nothing and need not hold up the table.
@@ -86,8 +96,10 @@ class ComponentRouter:
 
     async def route(self, interaction: Interaction, custom_id: str, values: list[str]) -> None:
         parsed = ComponentId.parse(custom_id)
+        table = self.tables.get(parsed.scope) if parsed is not None else None
+        changes_before = table.changes if table is not None else 0
         try:
-            await self._route(interaction, parsed, values)
+            await self._route(interaction, parsed, table, values)
         except Exception as error:
             if isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
                 # Answered after Discord's 3 s: the token is dead and a second
@@ -96,25 +108,40 @@ class ComponentRouter:
                 log.warning("component %s was answered too late", parsed)
                 return
             log.exception("component %s failed", parsed)
+            saved = table is not None and table.changes != changes_before
             if not interaction.response.is_done():
-                await interaction.response.send_message(WENT_WRONG, ephemeral=True)
+                await refuse(interaction, SHOWING_FAILED if saved else WENT_WRONG)
 
     async def _route(
-        self, interaction: Interaction, parsed: ComponentId | None, values: list[str]
+        self,
+        interaction: Interaction,
+        parsed: ComponentId | None,
+        table: Table | None,
+        values: list[str],
     ) -> None:
-        if parsed is None:
+        if parsed is None or not clicked_on_its_message(interaction):
+            await refuse(interaction, UNRECOGNISED)
+            return
+        ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
+        if ephemeral != (parsed.action.place is Place.HAND):
+            # A forged click: a table's button on a hand message, or the reverse.
             await refuse(interaction, UNRECOGNISED)
             return
         server_handler = self.handlers.server_wide.get(parsed.action)
         if server_handler is not None:
+            if self._is_table_message(interaction):
+                await refuse(interaction, UNRECOGNISED)
+                return
             await server_handler(interaction, parsed)
             return
-        table = self.tables.get(parsed.scope)
         if table is None or parsed.scope != interaction.channel_id:
             await refuse(
                 interaction,
                 "There is no game running here any more. `/rummy start` opens a new one.",
             )
+            return
+        if parsed.game != table.game_id:
+            await refuse(interaction, EARLIER_GAME)
             return
         handler = self.handlers.at_table.get(parsed.action)
         if handler is None:
@@ -157,6 +184,11 @@ class ComponentRouter:
         except (Refusal, RummyError) as refusal:
             await refuse(interaction, str(refusal))
         return None
+
+    def _is_table_message(self, interaction: Interaction) -> bool:
+        table = self.tables.get(interaction.channel_id or 0)
+        message = interaction.message
+        return table is not None and message is not None and message.id == table.message_id
 
     @staticmethod
     def _check_who(interaction: Interaction, table: Table, action: ComponentAction) -> None:

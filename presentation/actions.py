@@ -5,10 +5,12 @@ on, who may press it and whether pressing it changes the table; the buttons
 are built from it (``presentation.components``) and clicks are routed by it
 (``flows.router``, which binds each action to its handler).
 
-Custom id: ``rummy:<action>:<scope>[:<arg>]``, where the scope is the channel
-of the table (the server, for a leaderboard). The id only says *where* a click
-belongs and *what* was pressed; the game state always comes from the table
-registry, never from the id.
+Custom id: ``rummy:<action>:<scope>[:<arg>]``. The scope of a table's control
+is its channel and the game's id (``<channel>-<game>``), so a control of a
+game that is over never acts in the next game of the same channel; a
+leaderboard's scope is its server. The id only says *where* a click belongs
+and *what* was pressed; the game state always comes from the table registry,
+never from the id.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from enum import Enum
 PREFIX = "rummy"
 # Discord caps custom_id at 100 characters; snowflakes are at most 20 digits.
 TEMPLATE = re.compile(
-    rf"{PREFIX}:(?P<action>[a-z_]+):(?P<scope>[0-9]{{1,20}})(?::(?P<arg>[A-Za-z0-9_.-]{{1,40}}))?"
+    rf"{PREFIX}:(?P<action>[a-z_]+):(?P<scope>[0-9]{{1,20}})(?:-(?P<game>[0-9a-f]{{1,16}}))?"
+    r"(?::(?P<arg>[A-Za-z0-9_.-]{1,40}))?"
 )
 
 
@@ -63,10 +66,16 @@ class ComponentAction:
     # For host-only actions, what the refusal says the host alone can do.
     host_task: str = ""
 
-    def id(self, scope: int, arg: str | int | None = None) -> str:
-        """The custom id of this action's component; every hand message is dozens."""
+    def id(self, scope: int | str, arg: str | int | None = None) -> str:
+        """The custom id of this action's component; every hand message is dozens.
+        ``scope``: a server id, or a table's ``table_scope``."""
         base = f"{PREFIX}:{self.name}:{scope}"
         return base if arg is None else f"{base}:{arg}"
+
+
+def table_scope(channel_id: int, game_id: str) -> str:
+    """The scope of a table's controls: its channel, and which game there."""
+    return f"{channel_id}-{game_id}"
 
 
 JOIN = ComponentAction("join", Place.LOBBY, locking=Locking.GROUP)
@@ -131,9 +140,11 @@ class ComponentId:
     action: ComponentAction
     scope: int
     arg: str | None = None
+    game: str | None = None
 
     def __str__(self) -> str:
-        return self.action.id(self.scope, self.arg)
+        scope = self.scope if self.game is None else table_scope(self.scope, self.game)
+        return self.action.id(scope, self.arg)
 
     @classmethod
     def parse(cls, custom_id: str) -> ComponentId | None:
@@ -144,4 +155,4 @@ class ComponentId:
         action = ACTIONS.get(found["action"])
         if action is None:
             return None
-        return cls(action, int(found["scope"]), found["arg"])
+        return cls(action, int(found["scope"]), found["arg"], found["game"])

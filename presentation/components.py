@@ -91,7 +91,7 @@ def option(label: str, value: str, *, default: bool = False) -> Component:
 
 # --- lobby ---------------------------------------------------------------------
 def lobby_controls(table: Table, *, computers: bool = True) -> Controls:
-    ch = table.channel_id
+    ch = actions.table_scope(table.channel_id, table.game_id)
     full = len(table.seats) >= MAX_SEATS
     players = [
         button(actions.JOIN.id(ch), "Join", PRIMARY, disabled=full),
@@ -113,7 +113,7 @@ def lobby_controls(table: Table, *, computers: bool = True) -> Controls:
 
 # --- public table --------------------------------------------------------------
 def table_controls(table: Table) -> Controls | None:
-    ch = table.channel_id
+    ch = actions.table_scope(table.channel_id, table.game_id)
     if table.stage is Stage.PLAYING:
         return Controls(
             [
@@ -139,7 +139,8 @@ def hand_controls(
     are disabled. ``view`` is the player's ``HandView`` when the caller has it."""
     match = table.match
     assert match is not None
-    ch, hand_no = table.channel_id, table.hand_number
+    ch = actions.table_scope(table.channel_id, table.game_id)
+    hand_no = table.hand_number
     view = view or match.hand.view_for(key)
     selected = set(table.selections.get(key, []))
     my_turn = view.turn == key
@@ -180,7 +181,8 @@ def hand_controls(
 
 
 def lay_off_choice_controls(table: Table, meld_numbers: list[int]) -> Controls:
-    ch, hand_no = table.channel_id, table.hand_number
+    ch = actions.table_scope(table.channel_id, table.game_id)
+    hand_no = table.hand_number
     options = [option(f"Meld {i + 1}", str(i)) for i in meld_numbers[:25]]
     return Controls(
         [select(actions.LAY_OFF_ONTO.id(ch, hand_no), "Lay off onto which meld?", options)],

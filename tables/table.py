@@ -7,6 +7,8 @@ live table survives a restart; the lock is the only thing that is not saved.
 
 from __future__ import annotations
 
+import re
+import secrets
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -23,6 +25,13 @@ MIN_SEATS = 2
 MAX_SEATS = 6
 # A person who misses this many turns in a row is replaced by a computer player.
 MISSED_TURNS_BEFORE_AUTOPILOT = 3
+
+
+GAME_ID = re.compile("[0-9a-f]{1,16}")
+
+
+def new_game_id() -> str:
+    return secrets.token_hex(4)
 
 
 class Stage(StrEnum):
@@ -109,6 +118,8 @@ class Table:
     dm_closed: set[int] = field(default_factory=set)
     dm_closed_told: set[int] = field(default_factory=set)
     next_cpu_number: int = 1
+    # Tells this game's controls from those of earlier games in the channel.
+    game_id: str = field(default_factory=new_game_id)
     # Not saved: process-local coordination and short-lived Discord tokens.
     lock: TableLock = field(default_factory=TableLock, repr=False)
     # A seated person's latest click of any kind; kept apart from the saved
@@ -175,6 +186,7 @@ class Table:
             "dm_closed": sorted(self.dm_closed),
             "dm_closed_told": sorted(self.dm_closed_told),
             "next_cpu_number": self.next_cpu_number,
+            "game_id": self.game_id,
         }
 
     @classmethod
@@ -205,7 +217,12 @@ class Table:
             dm_closed={int(u) for u in data.get("dm_closed", [])},
             dm_closed_told={int(u) for u in data.get("dm_closed_told", [])},
             next_cpu_number=int(data.get("next_cpu_number", 1)),
+            # Tables saved before games had ids get one; their messages are
+            # redrawn with it at start-up (flows.restore).
+            game_id=str(data.get("game_id") or new_game_id()),
         )
+        if not GAME_ID.fullmatch(table.game_id):
+            raise ValueError(f"game id {table.game_id!r} is not one this code makes")
         seat_keys = tuple(seat.key for seat in table.seats)
         if table.match is not None and table.match.players != seat_keys:
             raise ValueError(f"seats {seat_keys} do not match the players of the saved match")

@@ -10,6 +10,7 @@ at the message's id.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import discord
@@ -27,6 +28,31 @@ DROPPED_MESSAGE_PARTS = frozenset(
 )
 
 
+# Set in a click's data: whether the clicked component is on the message it
+# came from. Discord's own client never sends another, but a forged click can,
+# and the parse below throws the message's components away.
+ON_MESSAGE = "rummy_on_message"
+
+
+def _custom_ids(components: Any) -> Iterator[str]:
+    for component in components or ():
+        if isinstance(component, dict):
+            custom_id = component.get("custom_id")
+            if isinstance(custom_id, str):
+                yield custom_id
+            # Action rows hold their components; layouts nest deeper.
+            yield from _custom_ids(component.get("components"))
+            accessory = component.get("accessory")
+            if accessory is not None:
+                yield from _custom_ids([accessory])
+
+
+def clicked_on_its_message(interaction: Interaction) -> bool:
+    """Whether the clicked component is one the message it came from shows."""
+    data: Any = interaction.data or {}
+    return bool(data.get(ON_MESSAGE))
+
+
 def slim_clicked_messages(client: discord.Client) -> None:
     """Make ``client`` parse clicked messages without their unread parts."""
     parsers = event_parsers(client)
@@ -35,6 +61,12 @@ def slim_clicked_messages(client: discord.Client) -> None:
     def parse_interaction_create(data: dict[str, Any]) -> None:
         message = data.get("message")
         if message is not None:
+            clicked = data.get("data")
+            if isinstance(clicked, dict):
+                custom_id = clicked.get("custom_id")
+                clicked[ON_MESSAGE] = isinstance(custom_id, str) and custom_id in _custom_ids(
+                    message.get("components")
+                )
             slim = {
                 key: value for key, value in message.items() if key not in DROPPED_MESSAGE_PARTS
             }

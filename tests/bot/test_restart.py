@@ -139,3 +139,29 @@ async def test_failed_save_refuses_the_action_and_keeps_the_state(
     assert reply.ephemeral and "could not be saved" in reply.text()
     assert table.to_dict() == before
     assert bot.game.tables.get(server.channel.id) is table
+
+
+async def test_a_table_saved_before_games_had_ids_comes_back_playable(
+    server: Server, launch: LaunchBot, stop_bot: StopBot, db_path: Path
+) -> None:
+    seated = [server.player(server.ann), server.player(server.bob)]
+    bot = await launch()
+    await start_game(server, bot, seated)
+    await stop_bot(bot)
+    # Rewrite the saved table as the previous version of the bot saved it.
+    db = await Database.open(db_path)
+    try:
+        [saved] = (await db.load_live_tables()).tables
+        del saved.state["game_id"]
+        await db.save_live_table(dataclasses.replace(saved, state=saved.state))
+    finally:
+        await db.close()
+
+    bot = await launch()
+    await bot.game.tasks.wait_idle()
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and bot.restored_tables == 1
+    message = table_message(server.emu, server.channel)
+    assert f"-{table.game_id}" in message.button("Show hand")["custom_id"]
+    opened = await seated[0].open_hand()
+    assert opened.ephemeral and "Your hand" in opened.text()

@@ -166,6 +166,13 @@ class Actor:
         data = {"custom_id": button["custom_id"], "component_type": comp.BUTTON}
         return await self._component(target, data, f"click {what!r} by {self.name}")
 
+    async def forge_click(self, message: Message | Reply | int, custom_id: str) -> Reply:
+        """Click a component id of this person's choosing on ``message``, whether or not
+        the message shows it: what a modified client can send."""
+        target = self._visible_message(message)
+        data = {"custom_id": custom_id, "component_type": comp.BUTTON}
+        return await self._component(target, data, f"forged click {custom_id!r} by {self.name}")
+
     async def select(self, message: Message | Reply | int, select: str,
                      values: Sequence[str | Actor | User | Channel | Role], *,
                      allow_disabled: bool = False) -> Reply:

@@ -1,11 +1,27 @@
 import pytest
 
-from presentation.actions import ACTIONS, DRAW, JOIN, REFRESH, ComponentId
+from presentation.actions import (
+    ACTIONS,
+    DRAW,
+    JOIN,
+    LEADERBOARD_PAGE,
+    REFRESH,
+    ComponentId,
+    table_scope,
+)
 
 
 def test_round_trip_with_and_without_argument() -> None:
-    assert ComponentId.parse(JOIN.id(123)) == ComponentId(JOIN, 123, None)
-    assert ComponentId.parse(DRAW.id(9, 4)) == ComponentId(DRAW, 9, "4")
+    assert ComponentId.parse(JOIN.id(table_scope(123, "ab12"))) == ComponentId(
+        JOIN, 123, None, "ab12"
+    )
+    draw = DRAW.id(table_scope(9, "0f"), 4)
+    assert draw == "rummy:draw:9-0f:4"
+    assert ComponentId.parse(draw) == ComponentId(DRAW, 9, "4", "0f")
+    assert str(ComponentId.parse(draw)) == draw
+    assert ComponentId.parse(LEADERBOARD_PAGE.id(5, "wins.2")) == ComponentId(
+        LEADERBOARD_PAGE, 5, "wins.2", None
+    )
 
 
 @pytest.mark.parametrize(
@@ -20,6 +36,9 @@ def test_round_trip_with_and_without_argument() -> None:
         "rummy:join:1:" + "x" * 41,
         "rummy:join:1:a:b",
         "rummy:nosuchaction:1",
+        "rummy:draw:1-XYZ:1",
+        "rummy:draw:1-:1",
+        "rummy:draw:1-" + "a" * 17,
     ],
 )
 def test_malformed_ids_are_rejected(custom_id: str) -> None:
@@ -27,7 +46,7 @@ def test_malformed_ids_are_rejected(custom_id: str) -> None:
 
 
 def test_longest_id_fits_discord_limit() -> None:
-    assert len(REFRESH.id(10**20 - 1, "x" * 40)) <= 100
+    assert len(REFRESH.id(table_scope(10**20 - 1, "f" * 16), "x" * 40)) <= 100
 
 
 def test_every_action_has_its_own_name() -> None:

@@ -57,3 +57,19 @@ def test_registry_holds_one_table_per_channel() -> None:
         registry.add(playing_table())
     registry.remove(10)
     assert registry.get(10) is None and len(registry) == 0
+
+
+def test_a_game_keeps_its_id_across_a_save_and_old_saves_get_one() -> None:
+    table = playing_table()
+    again = Table.from_dict(table.to_dict())
+    assert again.game_id == table.game_id
+    saved_before_ids = table.to_dict()
+    del saved_before_ids["game_id"]
+    assert Table.from_dict(saved_before_ids).game_id not in ("", table.game_id)
+
+
+def test_a_damaged_game_id_is_refused() -> None:
+    saved = playing_table().to_dict()
+    saved["game_id"] = "not:hex"
+    with pytest.raises(ValueError, match="game id"):
+        Table.from_dict(saved)
