@@ -150,7 +150,7 @@ class Play:
     async def rules(
         self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]
     ) -> None:
-        await interaction.response.send_message(render.rules_text(table.rules), ephemeral=True)
+        await callbacks.send_message(interaction, render.rules_text(table.rules), ephemeral=True)
 
     async def next_hand(
         self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]

@@ -26,6 +26,8 @@ from transport.private import Interaction
 log = logging.getLogger(__name__)
 
 UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction past its 3 s
+# A click not answered by then is deferred, so that Discord's 3 s are never missed.
+DEFER_AFTER = 2.0
 UNRECOGNISED = "That control is not one I recognise."
 WENT_WRONG = "Something went wrong on my side; nothing was changed."
 # The change was saved, and only its answer failed.
@@ -60,10 +62,10 @@ class Handlers:
 
 async def refuse(interaction: Interaction, text: str) -> None:
     """Tell the member privately why nothing happened."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
+    if callbacks.awaiting_answer(interaction):
         await callbacks.send_message(interaction, text, ephemeral=True)
+    else:
+        await interaction.followup.send(text, ephemeral=True)
 
 
 def seat_of(interaction: Interaction, table: Table) -> Seat:
@@ -99,7 +101,8 @@ class ComponentRouter:
         table = self.tables.get(parsed.scope) if parsed is not None else None
         changes_before = table.changes if table is not None else 0
         try:
-            await self._route(interaction, parsed, table, values)
+            with callbacks.deferred_when_slow(interaction, DEFER_AFTER):
+                await self._route(interaction, parsed, table, values)
         except Exception as error:
             if isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
                 # Answered after Discord's 3 s: the token is dead and a second
@@ -109,7 +112,7 @@ class ComponentRouter:
                 return
             log.exception("component %s failed", parsed)
             saved = table is not None and table.changes != changes_before
-            if not interaction.response.is_done():
+            if callbacks.awaiting_answer(interaction):
                 await refuse(interaction, SHOWING_FAILED if saved else WENT_WRONG)
 
     async def _route(

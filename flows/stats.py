@@ -9,6 +9,7 @@ from presentation import actions
 from presentation.actions import ComponentId
 from presentation.components import leaderboard_controls
 from presentation.scores import leaderboard_embed, stats_embed
+from transport import callbacks
 from transport.private import Interaction
 
 from .router import Handlers, refuse
@@ -54,9 +55,10 @@ class Stats:
         except ValueError:
             wanted = 1
         page = await self.db.leaderboard(guild_id, _order(order), max(1, wanted))
-        await interaction.response.edit_message(
+        await callbacks.update_message(
+            interaction,
             embed=leaderboard_embed(page, order, _guild_name(interaction)),
-            view=leaderboard_controls(guild_id, order, page.page, page.pages),
+            controls=leaderboard_controls(guild_id, order, page.page, page.pages),
         )
 
     async def player(self, interaction: Interaction, member: discord.abc.User | None) -> None:

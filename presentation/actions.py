@@ -41,7 +41,9 @@ class Locking(Enum):
 
     # Under the table's lock: it may change the table.
     CHANGE = "change"
-    # It changes nothing: it waits only for unsaved changes (see tables.lock).
+    # It changes nothing of the game (at most the clicking player's own
+    # selection or sort order): it waits only for unsaved changes, never for
+    # another click's answer (see tables.lock).
     LOOK = "look"
     # Clicks that arrive together are gathered and take the lock as one group.
     GROUP = "group"
@@ -93,8 +95,8 @@ SHOW_HAND = ComponentAction("hand", Place.TABLE, Who.SEATED, locking=Locking.LOO
 RULES = ComponentAction("rules", Place.TABLE, locking=Locking.LOOK)
 NEXT_HAND = ComponentAction("next", Place.TABLE, Who.SEATED)
 
-SELECT_CARDS = ComponentAction("cards", Place.HAND, Who.SEATED)
-SORT = ComponentAction("sort", Place.HAND, Who.SEATED)
+SELECT_CARDS = ComponentAction("cards", Place.HAND, Who.SEATED, locking=Locking.LOOK)
+SORT = ComponentAction("sort", Place.HAND, Who.SEATED, locking=Locking.LOOK)
 REFRESH = ComponentAction("refresh", Place.HAND, Who.SEATED, locking=Locking.LOOK)
 DRAW = ComponentAction("draw", Place.HAND, Who.SEATED)
 TAKE = ComponentAction("take", Place.HAND, Who.SEATED)

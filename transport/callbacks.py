@@ -13,6 +13,11 @@ exactly as with ``interaction.response``.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
@@ -22,9 +27,84 @@ from discord.utils import MISSING
 
 from .private import Interaction, mark_answered, session_of, webhook_request
 
+log = logging.getLogger(__name__)
+
 CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
 ORIGINAL = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
+FOLLOWUP = "/webhooks/{webhook_id}/{webhook_token}"
 EPHEMERAL = 1 << 6  # message flag: only the person who clicked sees it
+Kind = discord.InteractionResponseType
+
+
+@dataclass
+class _Answer:
+    """The answer of a click whose handler is running (see ``deferred_when_slow``)."""
+
+    # One answer at a time: the handler's and the deferral never cross.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Answered by the handler itself, without a deferral.
+    answered: bool = False
+    # The handler has returned: too late to defer (discord.py may have
+    # forgotten the answer by then, see transport.events).
+    closed: bool = False
+    deferred: bool = False
+    # Given after a deferral: the click has had its real answer.
+    completed: bool = False
+    timer: asyncio.TimerHandle | None = None
+    task: asyncio.Task[None] | None = None
+
+
+# The clicks being handled now that may be deferred, by interaction id.
+_answers: dict[int, _Answer] = {}
+
+
+@contextlib.contextmanager
+def deferred_when_slow(interaction: Interaction, after: float) -> Iterator[None]:
+    """Handle a click so that it is answered in time even when its handler is slow.
+
+    Discord fails a click not answered within 3 s. If the handler has not
+    answered ``after`` seconds in (a save waiting for a busy disk or database,
+    a slow Discord), the click is acknowledged with a deferred update, and the
+    handler's answer, when it comes, edits the message instead (or, for a new
+    message such as a refusal, follows up).
+    """
+    answer = _Answer()
+    _answers[interaction.id] = answer
+
+    def fire() -> None:
+        answer.task = asyncio.get_running_loop().create_task(_defer(interaction, answer))
+
+    answer.timer = asyncio.get_running_loop().call_later(after, fire)
+    try:
+        yield
+    finally:
+        answer.closed = True
+        answer.timer.cancel()
+        _answers.pop(interaction.id, None)
+
+
+def awaiting_answer(interaction: Interaction) -> bool:
+    """Whether the click still needs an answer: none yet, or only a deferral."""
+    answer = _answers.get(interaction.id)
+    if answer is not None and answer.deferred:
+        return not answer.completed
+    return not interaction.response.is_done()
+
+
+async def _defer(interaction: Interaction, answer: _Answer) -> None:
+    async with answer.lock:
+        if answer.closed or answer.answered or interaction.response.is_done():
+            return
+        route = Route("POST", CALLBACK, webhook_id=interaction.id, webhook_token=interaction.token)
+        payload = {"type": Kind.deferred_message_update.value}
+        try:
+            await webhook_request(route, session_of(interaction), payload)
+        except (discord.HTTPException, aiohttp.ClientError):
+            # Too late or refused: the handler's own answer is all that can be tried.
+            log.warning("could not defer a slow click", exc_info=True)
+            return
+        mark_answered(interaction, Kind.deferred_message_update)
+        answer.deferred = True
 
 
 def message_data(
@@ -50,6 +130,33 @@ async def _callback(
     data: dict[str, Any],
     *,
     with_response: bool = False,
+) -> Any:
+    answer = _answers.get(interaction.id)
+    if answer is None:
+        return await _answer(interaction, kind, data, with_response)
+    async with answer.lock:
+        if not answer.deferred:
+            body = await _answer(interaction, kind, data, with_response)
+            answer.answered = True
+            return body
+        if answer.completed:
+            raise discord.InteractionResponded(interaction)
+        session, token = session_of(interaction), interaction.token
+        if kind is Kind.message_update:
+            await edit_original(session, interaction.application_id, token, data=data)
+        else:
+            app = interaction.application_id
+            route = Route("POST", FOLLOWUP, webhook_id=app, webhook_token=token)
+            await webhook_request(route, session, data)
+        answer.completed = True
+        return None
+
+
+async def _answer(
+    interaction: Interaction,
+    kind: discord.InteractionResponseType,
+    data: dict[str, Any],
+    with_response: bool,
 ) -> Any:
     if interaction.response.is_done():
         raise discord.InteractionResponded(interaction)
@@ -113,9 +220,9 @@ async def edit_original(
     application_id: int,
     token: str,
     *,
-    embed: discord.Embed | None = MISSING,
-    controls: discord.ui.View | None = MISSING,
+    data: dict[str, Any],
 ) -> None:
-    """Edit the message an interaction's answer made, for up to 15 minutes after it."""
+    """Edit the message an interaction's answer made (or, after a deferred
+    update, the message clicked), for up to 15 minutes after it."""
     route = Route("PATCH", ORIGINAL, webhook_id=application_id, webhook_token=token)
-    await webhook_request(route, session, message_data(embed=embed, controls=controls))
+    await webhook_request(route, session, data)

@@ -30,5 +30,8 @@ class InteractionHandle:
         self, *, embed: discord.Embed, controls: discord.ui.View | None
     ) -> None:
         await callbacks.edit_original(
-            self.session, self.application_id, self.token, embed=embed, controls=controls
+            self.session,
+            self.application_id,
+            self.token,
+            data=callbacks.message_data(embed=embed, controls=controls),
         )

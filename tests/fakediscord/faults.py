@@ -1,4 +1,4 @@
-"""HTTP failures injected on demand: rate limits and server errors.
+"""HTTP failures injected on demand: rate limits, server errors, slow answers.
 
 A pattern is a shell-style glob (``*`` also crosses ``/``) matched against
 the request's path and its route template, with an optional method in front:
@@ -24,6 +24,9 @@ class Fault:
     code: int | None = None
     message: str | None = None
     hits: int = 0
+    # With ``status`` 0: not a failure but a slow Discord, answering normally
+    # after this many seconds.
+    delay: float = 0.0
 
     def matches(self, method: str, path: str, route: str | None) -> bool:
         want_method, _, want_path = self.pattern.partition(" ")
@@ -55,8 +58,8 @@ class FaultInjector:
         self.faults: list[Fault] = []
 
     def add(self, pattern: str, *, status: int, retry_after: float, times: int,
-            code: int | None, message: str | None) -> Fault:
-        fault = Fault(pattern, status, retry_after, times, code, message)
+            code: int | None, message: str | None, delay: float = 0.0) -> Fault:
+        fault = Fault(pattern, status, retry_after, times, code, message, delay=delay)
         self.faults.append(fault)
         return fault
 

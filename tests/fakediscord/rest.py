@@ -9,6 +9,7 @@ Discord's status codes, error codes and JSON shapes.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 import traceback
@@ -209,7 +210,9 @@ class RestApi:
             if refusal is not None:
                 return 429, refusal.body(), refusal.headers
         fault = self.faults.take(record.method, record.path, route)
-        if fault is not None:
+        if fault is not None and fault.status == 0:
+            await asyncio.sleep(fault.delay)
+        elif fault is not None:
             answer, headers = fault.response()
             return fault.status, answer, headers
         status, answer = await handler(Req(record.method, route, params, record.query, body, files))

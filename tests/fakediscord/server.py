@@ -295,6 +295,12 @@ class FakeDiscord:
         return self.faults.add(route_pattern, status=status, retry_after=retry_after,
                                times=times, code=code, message=message)
 
+    def slow_down(self, route_pattern: str, seconds: float, *, times: int = 1) -> Fault:
+        """Answer the next ``times`` requests matching ``route_pattern`` normally, but only
+        after ``seconds``: a slow Discord. Returns the Fault, whose ``hits`` counts them."""
+        return self.faults.add(route_pattern, status=0, retry_after=0.0, times=times,
+                               code=None, message=None, delay=seconds)
+
     def expire_token(self, target: Reply | Interaction | str | None = None) -> None:
         """Expire one interaction token (a Reply, an Interaction or the token), or all.
 

@@ -31,6 +31,16 @@ async def test_server_error_on_callback_is_retried(scene: Scene) -> None:
     assert callbacks == [500, 200]
 
 
+async def test_a_slow_discord_answers_normally_but_late(scene: Scene) -> None:
+    slow = scene.emu.slow_down("/interactions/*/callback", 0.3)
+    reply = await scene.alice.slash(scene.channel, "poke", who=scene.bob)
+    assert reply.answered and reply.content == "alice pokes bob"
+    assert reply.latency is not None and reply.latency >= 0.3
+    assert slow.hits == 1
+    quick = await scene.alice.slash(scene.channel, "poke", who=scene.bob)
+    assert quick.latency is not None and quick.latency < 0.3
+
+
 async def test_closed_dms_raise_forbidden_in_the_bot(scene: Scene) -> None:
     scene.bob.close_dms()
     reply = await scene.alice.slash(scene.channel, "dm", who=scene.bob)
