@@ -33,9 +33,6 @@ from engine.errors import (
     RummyError,
 )
 from engine.hand import (
-    CARDS_DEALT,
-    MAX_RESHUFFLES,
-    MAX_TURNS,
     Event,
     Hand,
     HandOutcome,
@@ -45,6 +42,7 @@ from engine.hand import (
     hand_points,
     lowest_count_scores,
 )
+from engine.limits import CARDS_DEALT, MAX_RESHUFFLES, MAX_TURNS
 from engine.match import Match, MatchOutcome
 from engine.melds import Meld, MeldKind, extend_meld, fits_meld, make_meld
 from engine.rules import AceRule, EmptyStock, GoOut, HouseRules, MeldsPerTurn, RummyBonus

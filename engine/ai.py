@@ -34,7 +34,8 @@ from enum import StrEnum
 from engine.actions import Action, Discard, DrawStock, LayOff, MeldCards, TakeDiscard
 from engine.cards import SUIT_ORDER, Card, full_deck
 from engine.errors import RummyError
-from engine.hand import MAX_RESHUFFLES, Phase, lay_off_options, meld_options
+from engine.hand import Phase, lay_off_options, meld_options
+from engine.limits import MAX_RESHUFFLES, MAX_TURN_OVERS
 from engine.melds import Meld, MeldKind
 from engine.rules import AceRule, EmptyStock, GoOut, HouseRules, MeldsPerTurn
 from engine.view import HandView
@@ -412,7 +413,7 @@ def _endgame(view: HandView) -> bool:
     if view.rules.empty_stock is EmptyStock.RESHUFFLE:
         rebuilds_left = MAX_RESHUFFLES - view.stock_exhaustions
     else:
-        rebuilds_left = 1 - view.stock_exhaustions
+        rebuilds_left = MAX_TURN_OVERS - view.stock_exhaustions
     return rebuilds_left <= 0 and view.stock_size <= 2 * len(view.players)
 
 
@@ -423,7 +424,7 @@ def _stock_draw_ends_hand(view: HandView) -> bool:
         return False
     if view.rules.empty_stock is EmptyStock.RESHUFFLE:
         return view.stock_exhaustions >= MAX_RESHUFFLES or len(view.discard_pile) < 2
-    return view.stock_exhaustions >= 1 or not view.discard_pile
+    return view.stock_exhaustions >= MAX_TURN_OVERS or not view.discard_pile
 
 
 def _likely_lowest(view: HandView, live: int) -> bool:

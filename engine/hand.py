@@ -56,14 +56,12 @@ from engine.errors import (
     NotYourTurnError,
     RummyError,
 )
+from engine.limits import CARDS_DEALT, MAX_RESHUFFLES, MAX_TURN_OVERS, MAX_TURNS
 from engine.melds import Meld, MeldKind, extend_meld, make_meld
 from engine.rules import AceRule, EmptyStock, GoOut, HouseRules, MeldsPerTurn, RummyBonus
 from engine.view import HandView
 
 __all__ = [
-    "CARDS_DEALT",
-    "MAX_RESHUFFLES",
-    "MAX_TURNS",
     "STATE_VERSION",
     "Event",
     "Hand",
@@ -77,14 +75,8 @@ __all__ = [
     "meld_options",
 ]
 
-MAX_RESHUFFLES = 3
-"""Under ``empty_stock = reshuffle``: rebuilds of the stock allowed in one hand."""
-MAX_TURNS = 500
-"""Completed turns after which a hand ends with nobody out, under every rule."""
 STATE_VERSION = 1
 """Format version written by ``to_dict``."""
-CARDS_DEALT: dict[int, int] = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
-"""Cards dealt to each player, by number of players."""
 
 
 class Phase(StrEnum):
@@ -784,7 +776,7 @@ class Hand:
         events: list[Event] = []
         if not self._stock:
             if self._rules.empty_stock is EmptyStock.TURN_OVER:
-                if self._exhaustions >= 1 or not self._discard:
+                if self._exhaustions >= MAX_TURN_OVERS or not self._discard:
                     return self._end_with_nobody_out(Termination.STOCK_EXHAUSTED)
                 # Turned face down as a block: the first card discarded is now on top.
                 self._stock = self._discard
@@ -1104,7 +1096,7 @@ class Hand:
         played = {_player(p, players, "played") for p in played_data}
         if played_data != [p for p in players if p in played]:
             raise InvalidStateError("played must list players once each, in seat order")
-        bound = MAX_RESHUFFLES if rules.empty_stock is EmptyStock.RESHUFFLE else 1
+        bound = MAX_RESHUFFLES if rules.empty_stock is EmptyStock.RESHUFFLE else MAX_TURN_OVERS
         exhaustions = _int(data["exhaustions"], "exhaustions", 0, bound)
         turns = _int(data["turns"], "turns", 0, MAX_TURNS)
 

@@ -13,6 +13,7 @@ from enum import Enum, StrEnum
 from typing import Any, TypeVar
 
 from engine.errors import RummyError
+from engine.limits import MAX_RESHUFFLES, MAX_TURNS
 
 __all__ = [
     "AceRule",
@@ -53,7 +54,8 @@ class RummyBonus(StrEnum):
 
 
 class EmptyStock(StrEnum):
-    """What drawing from an empty stock does (see ``engine.hand`` for the exact bounds)."""
+    """What drawing from an empty stock does (``engine.hand`` plays it out, within the
+    bounds of ``engine.limits``)."""
 
     RESHUFFLE = "reshuffle"
     TURN_OVER = "turn_over"
@@ -164,9 +166,6 @@ class HouseRules:
 
     def describe(self) -> list[str]:
         """One plain-English line per house rule, for ``/rummy rules`` and the lobby."""
-        # Imported here: engine.hand depends on this module.
-        from engine.hand import MAX_RESHUFFLES, MAX_TURNS
-
         lines: list[str] = []
         if self.ace is AceRule.LOW:
             lines.append(
