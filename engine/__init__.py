@@ -45,13 +45,23 @@ from engine.hand import (
 from engine.limits import CARDS_DEALT, MAX_RESHUFFLES, MAX_TURNS
 from engine.match import Match, MatchOutcome
 from engine.melds import Meld, MeldKind, extend_meld, fits_meld, make_meld
-from engine.rules import AceRule, EmptyStock, GoOut, HouseRules, MeldsPerTurn, RummyBonus
+from engine.rules import (
+    RULE_OPTIONS,
+    AceRule,
+    EmptyStock,
+    GoOut,
+    HouseRules,
+    MeldsPerTurn,
+    RuleOption,
+    RummyBonus,
+)
 from engine.view import HandView
 
 __all__ = [
     "CARDS_DEALT",
     "MAX_RESHUFFLES",
     "MAX_TURNS",
+    "RULE_OPTIONS",
     "AceRule",
     "Action",
     "Card",
@@ -77,6 +87,7 @@ __all__ = [
     "NotSeatedError",
     "NotYourTurnError",
     "Phase",
+    "RuleOption",
     "RummyBonus",
     "RummyError",
     "Suit",

@@ -16,11 +16,14 @@ from engine.errors import RummyError
 from engine.limits import MAX_RESHUFFLES, MAX_TURNS
 
 __all__ = [
+    "RULE_KEYS",
+    "RULE_OPTIONS",
     "AceRule",
     "EmptyStock",
     "GoOut",
     "HouseRules",
     "MeldsPerTurn",
+    "RuleOption",
     "RummyBonus",
 ]
 
@@ -61,8 +64,53 @@ class EmptyStock(StrEnum):
     TURN_OVER = "turn_over"
 
 
+@dataclass(frozen=True, slots=True)
+class RuleOption:
+    """One house rule as a host sets it when opening a table.
+
+    ``name`` is the ``HouseRules`` field (and the slash-command option), ``description``
+    says in at most 100 characters what it decides (Discord's limit for an option), and
+    the rule takes either one of ``choices`` or a whole number from ``minimum`` to
+    ``maximum``. ``HouseRules`` checks its values against these same declarations.
+    """
+
+    name: str
+    description: str
+    choices: tuple[str, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+def _values(kind: type[Enum]) -> tuple[str, ...]:
+    return tuple(str(member.value) for member in kind)
+
+
+RULE_OPTIONS: tuple[RuleOption, ...] = (
+    RuleOption("ace", "Aces low only, or high or low", choices=_values(AceRule)),
+    RuleOption(
+        "melds_per_turn",
+        "How many melds a player may put down in one turn",
+        choices=_values(MeldsPerTurn),
+    ),
+    RuleOption("go_out", "Whether the last card must be discarded", choices=_values(GoOut)),
+    RuleOption(
+        "rummy_bonus",
+        "Double the points for going out in one turn",
+        choices=_values(RummyBonus),
+    ),
+    RuleOption(
+        "empty_stock", "What happens when the stock runs out", choices=_values(EmptyStock)
+    ),
+    RuleOption("target", "Play until someone reaches this score", minimum=1, maximum=10000),
+    RuleOption("hands", "Play this many hands instead of to a target", minimum=1, maximum=100),
+    RuleOption("turn_timeout", "Seconds per turn (0 = no timer)", minimum=0, maximum=3600),
+)
+"""Every house rule, in the order of the ``HouseRules`` fields."""
+RULE_KEYS: tuple[str, ...] = tuple(option.name for option in RULE_OPTIONS)
+
 _E = TypeVar("_E", bound=Enum)
 
+# The enum each choice rule's value becomes; its values are the option's choices.
 _ENUM_RULES: dict[str, type[Enum]] = {
     "ace": AceRule,
     "melds_per_turn": MeldsPerTurn,
@@ -71,14 +119,14 @@ _ENUM_RULES: dict[str, type[Enum]] = {
     "empty_stock": EmptyStock,
 }
 _INT_RULES: dict[str, tuple[int, int]] = {
-    "target": (1, 10000),
-    "hands": (1, 100),
-    "turn_timeout": (0, 3600),
+    option.name: (option.minimum, option.maximum)
+    for option in RULE_OPTIONS
+    if option.minimum is not None and option.maximum is not None
 }
-RULE_KEYS: tuple[str, ...] = (*_ENUM_RULES, *_INT_RULES)
 
 
 def _enum_value(name: str, kind: type[_E], value: object) -> _E:
+    """The member of ``kind`` that ``value`` is or names; a message lists the choices."""
     if isinstance(value, kind):
         return value
     for member in kind:
@@ -89,6 +137,7 @@ def _enum_value(name: str, kind: type[_E], value: object) -> _E:
 
 
 def _check_int(name: str, value: object, optional: bool) -> None:
+    """A whole-number rule lies in its declared range (``None`` allowed when optional)."""
     low, high = _INT_RULES[name]
     if value is None and optional:
         return
