@@ -44,7 +44,15 @@ from engine.hand import (
 )
 from engine.limits import CARDS_DEALT, MAX_RESHUFFLES, MAX_TURNS
 from engine.match import Match, MatchOutcome
-from engine.melds import Meld, MeldKind, extend_meld, fits_meld, make_meld
+from engine.melds import (
+    Meld,
+    MeldKind,
+    extend_meld,
+    fits_meld,
+    lay_off_options,
+    make_meld,
+    meld_options,
+)
 from engine.rules import (
     RULE_OPTIONS,
     AceRule,
@@ -102,8 +110,10 @@ __all__ = [
     "format_cards",
     "full_deck",
     "hand_points",
+    "lay_off_options",
     "lowest_count_scores",
     "make_meld",
+    "meld_options",
     "parse_cards",
     "sort_by_rank",
     "sort_by_suit",

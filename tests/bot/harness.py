@@ -17,7 +17,7 @@ from bot import RummyBot
 from cogs.records import live_table
 from cogs.table import Table
 from engine import Card, Hand, Match, fits_meld, hand_points, parse_cards
-from engine.hand import meld_options
+from engine.melds import meld_options
 from tests.fakediscord import Actor, FakeDiscord
 from tests.fakediscord.actors import Reply
 from tests.fakediscord.world import Channel, Message
