@@ -24,6 +24,7 @@ from engine.cards import (
     sort_by_rank,
     sort_by_suit,
 )
+from engine.checks import check_position
 from engine.errors import (
     HandOverError,
     IllegalMoveError,
@@ -31,17 +32,10 @@ from engine.errors import (
     NotSeatedError,
     NotYourTurnError,
     RummyError,
+    SetupError,
+    SetupFault,
 )
-from engine.hand import (
-    Event,
-    Hand,
-    HandOutcome,
-    Phase,
-    TableMeld,
-    Termination,
-    hand_points,
-    lowest_count_scores,
-)
+from engine.hand import Hand
 from engine.limits import CARDS_DEALT, MAX_RESHUFFLES, MAX_TURNS
 from engine.match import Match, MatchOutcome
 from engine.melds import (
@@ -63,6 +57,8 @@ from engine.rules import (
     RuleOption,
     RummyBonus,
 )
+from engine.scoring import HandOutcome, Termination, hand_points, lowest_count_scores
+from engine.state import Event, Phase, TableMeld
 from engine.view import HandView
 
 __all__ = [
@@ -98,12 +94,15 @@ __all__ = [
     "RuleOption",
     "RummyBonus",
     "RummyError",
+    "SetupError",
+    "SetupFault",
     "Suit",
     "TableMeld",
     "TakeDiscard",
     "Termination",
     "action_from_dict",
     "action_to_dict",
+    "check_position",
     "describe_action",
     "extend_meld",
     "fits_meld",

@@ -34,10 +34,10 @@ from enum import StrEnum
 from engine.actions import Action, Discard, DrawStock, LayOff, MeldCards, TakeDiscard
 from engine.cards import SUIT_ORDER, Card, full_deck
 from engine.errors import RummyError
-from engine.hand import Phase
 from engine.limits import MAX_RESHUFFLES, MAX_TURN_OVERS
 from engine.melds import Meld, MeldKind, lay_off_options, meld_options
 from engine.rules import AceRule, EmptyStock, GoOut, HouseRules, MeldsPerTurn
+from engine.state import Phase
 from engine.view import HandView
 
 __all__ = ["HardWeights", "Level", "choose_action", "timeout_action"]

@@ -27,8 +27,9 @@ from typing import Any
 
 from engine.ai import Level, choose_action
 from engine.errors import RummyError
-from engine.hand import Hand, Termination
+from engine.hand import Hand
 from engine.rules import HouseRules
+from engine.scoring import Termination
 
 DEFAULT_MATCHUPS: tuple[tuple[Level, Level], ...] = (
     (Level.HARD, Level.EASY),

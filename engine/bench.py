@@ -17,8 +17,9 @@ import statistics
 import time
 from collections.abc import Sequence
 
-from engine.hand import Hand, Phase
+from engine.hand import Hand
 from engine.rules import HouseRules
+from engine.state import Phase
 
 
 def _bench(players: int, seconds: float, seed: int) -> dict[str, float]:

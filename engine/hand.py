@@ -40,13 +40,24 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from enum import Enum, StrEnum
-from typing import Any, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from engine.actions import Action, Discard, DrawStock, LayOff, MeldCards, TakeDiscard
 from engine.cards import Card, format_cards, full_deck, rank_key
+from engine.checks import (
+    as_bool,
+    as_card,
+    as_cards,
+    as_enum,
+    as_int,
+    as_object,
+    as_player,
+    check_keys,
+    check_players,
+    check_position,
+    check_seed,
+)
 from engine.errors import (
     HandOverError,
     IllegalMoveError,
@@ -57,222 +68,17 @@ from engine.errors import (
 )
 from engine.limits import CARDS_DEALT, MAX_RESHUFFLES, MAX_TURN_OVERS, MAX_TURNS
 from engine.melds import Meld, MeldKind, extend_meld, lay_off_options, make_meld, meld_options
-from engine.rules import EmptyStock, GoOut, HouseRules, MeldsPerTurn, RummyBonus
+from engine.rules import EmptyStock, GoOut, HouseRules, MeldsPerTurn
+from engine.scoring import HandOutcome, Termination, score_hand
+from engine.state import Event, Phase, TableMeld
 from engine.view import HandView
 
-__all__ = [
-    "STATE_VERSION",
-    "Event",
-    "Hand",
-    "HandOutcome",
-    "Phase",
-    "TableMeld",
-    "Termination",
-    "hand_points",
-    "lowest_count_scores",
-]
+__all__ = ["STATE_VERSION", "Hand"]
 
 STATE_VERSION = 1
 """Format version written by ``to_dict``."""
 
 
-class Phase(StrEnum):
-    """``draw``: the player to move must draw. ``play``: they have drawn and may meld or
-    lay off, and must discard to end the turn. ``over``: the hand is finished."""
-
-    DRAW = "draw"
-    PLAY = "play"
-    OVER = "over"
-
-
-class Termination(StrEnum):
-    """Why a hand ended."""
-
-    WENT_OUT = "went_out"
-    STOCK_EXHAUSTED = "stock_exhausted"
-    TURN_LIMIT = "turn_limit"
-
-
-@dataclass(frozen=True, slots=True)
-class TableMeld:
-    """A meld on the table and, card by card, who put each card down.
-
-    ``owners[i]`` put down ``meld.cards[i]``: cards laid off are credited to the
-    player who laid them off, not to whoever started the meld.
-    """
-
-    meld: Meld
-    owners: tuple[str, ...]
-
-    @property
-    def cards(self) -> tuple[Card, ...]:
-        return self.meld.cards
-
-    @property
-    def kind(self) -> MeldKind:
-        return self.meld.kind
-
-    def cards_of(self, player: str) -> tuple[Card, ...]:
-        """The cards of this meld credited to ``player``."""
-        return tuple(c for c, o in zip(self.meld.cards, self.owners, strict=True) if o == player)
-
-
-@dataclass(frozen=True, slots=True)
-class HandOutcome:
-    """How a hand ended and what each player scores for it.
-
-    ``scores`` has every player as a key (0 for all but the winners); ``remaining``
-    and ``counts`` give each player's cards left in hand and their point value.
-    """
-
-    went_out: str | None
-    winners: tuple[str, ...]
-    scores: dict[str, int]
-    rummy: bool
-    reason: Termination
-    remaining: dict[str, tuple[Card, ...]]
-    counts: dict[str, int]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "went_out": self.went_out,
-            "winners": list(self.winners),
-            "scores": dict(self.scores),
-            "rummy": self.rummy,
-            "reason": self.reason.value,
-            "remaining": {p: [str(c) for c in cards] for p, cards in self.remaining.items()},
-            "counts": dict(self.counts),
-        }
-
-    @classmethod
-    def from_dict(
-        cls, data: Mapping[str, Any], players: Sequence[str], rules: HouseRules
-    ) -> HandOutcome:
-        """Read an outcome back, checking it against the scoring rules.
-
-        Winners, scores and counts must be exactly what the remaining cards give, so a
-        corrupted record raises ``InvalidStateError`` instead of paying wrong points.
-        """
-        _keys(data, _OUTCOME_KEYS, "outcome")
-        went_out = data["went_out"]
-        if went_out is not None:
-            went_out = _player(went_out, players, "outcome.went_out")
-        rummy = data["rummy"]
-        if not isinstance(rummy, bool):
-            raise InvalidStateError("outcome.rummy must be true or false")
-        reason = _enum(Termination, data["reason"], "outcome.reason")
-        remaining_data = _obj(data["remaining"], "outcome.remaining")
-        if set(remaining_data) != set(players):
-            raise InvalidStateError("outcome.remaining must list every player")
-        remaining = {p: _cards(remaining_data[p], f"outcome.remaining.{p}") for p in players}
-        if (went_out is None) != (reason is not Termination.WENT_OUT):
-            raise InvalidStateError("outcome.went_out does not match outcome.reason")
-        if went_out is None and rummy:
-            raise InvalidStateError("outcome.rummy needs somebody to have gone out")
-        if went_out is not None and remaining[went_out]:
-            raise InvalidStateError("outcome: the player who went out still holds cards")
-        expected = _score(players, rules, remaining, went_out, rummy, reason)
-        parsed = {
-            "winners": data["winners"],
-            "scores": data["scores"],
-            "counts": data["counts"],
-        }
-        wanted = expected.to_dict()
-        for key, value in parsed.items():
-            if value != wanted[key]:
-                raise InvalidStateError(f"outcome.{key} does not match the cards left in hand")
-        return expected
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Something that happened, for the table's log and the computer players' memory.
-
-    ``kind`` is one of: deal, draw_stock, take_discard, meld, lay_off, discard,
-    reshuffle, turn_over, went_out, hand_over. ``cards`` only ever holds public cards:
-    a card drawn from the stock is secret and never appears here. ``meld`` is the meld
-    index for meld and lay_off events.
-    """
-
-    kind: str
-    player: str | None
-    cards: tuple[Card, ...] = ()
-    meld: int | None = None
-
-
-def hand_points(cards: Iterable[Card], rules: HouseRules) -> int:
-    """Point value of cards left in a hand (house rule ``ace``: an ace is 1 or 15)."""
-    return sum(card.points(rules) for card in cards)
-
-
-def lowest_count_scores(counts: Mapping[str, int]) -> tuple[tuple[str, ...], dict[str, int]]:
-    """Scoring when nobody went out: the lowest count in hand wins the hand.
-
-    The winner scores the sum, over every other player, of how much higher their count
-    is. Players tied for lowest split that sum equally, rounded down. With counts
-    6, 15, 7 and 21 the 6 wins 9 + 1 + 15 = 25. Returns (winners in seat order, scores).
-    """
-    low = min(counts.values())
-    winners = tuple(p for p, count in counts.items() if count == low)
-    pot = sum(count - low for count in counts.values())
-    share = pot // len(winners)
-    return winners, {p: share if p in winners else 0 for p in counts}
-
-
-def _score(
-    players: Sequence[str],
-    rules: HouseRules,
-    remaining: Mapping[str, Sequence[Card]],
-    went_out: str | None,
-    rummy: bool,
-    reason: Termination,
-) -> HandOutcome:
-    """The outcome of a finished hand (house rules ``ace`` and ``rummy_bonus``).
-
-    Whoever went out scores every other player's count, doubled for rummy under
-    ``rummy_bonus = double``; otherwise ``lowest_count_scores`` decides.
-    """
-    counts = {p: hand_points(remaining[p], rules) for p in players}
-    if went_out is not None:
-        total = sum(counts[p] for p in players if p != went_out)
-        if rummy and rules.rummy_bonus is RummyBonus.DOUBLE:
-            total *= 2
-        winners: tuple[str, ...] = (went_out,)
-        scores = {p: total if p == went_out else 0 for p in players}
-    else:
-        winners, scores = lowest_count_scores(counts)
-    return HandOutcome(
-        went_out=went_out,
-        winners=winners,
-        scores=scores,
-        rummy=rummy,
-        reason=reason,
-        remaining={p: tuple(remaining[p]) for p in players},
-        counts=counts,
-    )
-
-
-def _check_players(players: Sequence[str]) -> tuple[str, ...]:
-    if isinstance(players, str):
-        raise RummyError("players must be a list of player ids")
-    seats = tuple(players)
-    if not 2 <= len(seats) <= 6:
-        raise RummyError("Rummy is played by 2 to 6 players")
-    for p in seats:
-        if not isinstance(p, str) or not p:
-            raise RummyError("every player id must be a non-empty string")
-    if len(set(seats)) != len(seats):
-        raise RummyError("a player cannot take two seats")
-    return seats
-
-
-def _check_seed(seed: object) -> int:
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise RummyError("the seed must be a whole number")
-    return seed
-
-
-# --- saved-state checks --------------------------------------------------------------
 _HAND_KEYS = frozenset(
     {
         "version",
@@ -295,62 +101,6 @@ _HAND_KEYS = frozenset(
         "outcome",
     }
 )
-_OUTCOME_KEYS = frozenset(
-    {"went_out", "winners", "scores", "rummy", "reason", "remaining", "counts"}
-)
-
-
-def _obj(value: object, where: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise InvalidStateError(f"{where} must be an object")
-    return value
-
-
-def _keys(data: object, expected: frozenset[str], where: str) -> None:
-    mapping = _obj(data, where)
-    unknown = sorted(set(mapping) - expected)
-    if unknown:
-        raise InvalidStateError(f"unknown key {unknown[0]!r} in {where}")
-    missing = sorted(expected - set(mapping))
-    if missing:
-        raise InvalidStateError(f"{where} is missing {missing[0]!r}")
-
-
-def _int(value: object, where: str, low: int | None = None, high: int | None = None) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise InvalidStateError(f"{where} must be a whole number")
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise InvalidStateError(f"{where} is out of range")
-    return value
-
-
-def _player(value: object, players: Sequence[str], where: str) -> str:
-    if not isinstance(value, str) or value not in players:
-        raise InvalidStateError(f"{where}: {value!r} is not a player of this hand")
-    return value
-
-
-def _card(value: object, where: str) -> Card:
-    try:
-        return Card.parse(value)  # type: ignore[arg-type]  # parse rejects non-strings itself
-    except RummyError as exc:
-        raise InvalidStateError(f"{where}: {exc}") from None
-
-
-def _cards(value: object, where: str) -> list[Card]:
-    if not isinstance(value, list):
-        raise InvalidStateError(f"{where} must be a list of card codes")
-    return [_card(item, where) for item in value]
-
-
-_E = TypeVar("_E", bound=Enum)
-
-
-def _enum(kind: type[_E], value: object, where: str) -> _E:
-    for member in kind:
-        if member.value == value:
-            return member
-    raise InvalidStateError(f"{where}: {value!r} is not a valid value")
 
 
 class Hand:
@@ -422,8 +172,8 @@ class Hand:
         the dealer's left; the next card starts the discard pile and the player left of
         the dealer (index ``dealer + 1``) moves first.
         """
-        seats = _check_players(players)
-        seed = _check_seed(seed)
+        seats = check_players(players)
+        seed = check_seed(seed)
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < len(seats):
             raise RummyError("the dealer must be the index of one of the players")
         deck = full_deck()
@@ -463,26 +213,7 @@ class Hand:
         first, ``discard`` its bottom card first. ``first`` moves first, so the dealer is
         the seat before. ``seed`` drives any reshuffle. Raises ``RummyError``.
         """
-        seats = _check_players(players)
-        seed = _check_seed(seed)
-        for player in hands:
-            if player not in seats:
-                raise RummyError(f"unknown player {player!r} in hands")
-        for player in seats:
-            if player not in hands:
-                raise RummyError(f"no hand given for player {player!r}")
-        if first not in seats:
-            raise RummyError(f"unknown player {first!r} to move first")
-        seen: set[Card] = set()
-        places = [(f"{p}'s hand", hands[p]) for p in seats]
-        places += [("the stock", stock), ("the discard pile", discard)]
-        for place, cards in places:
-            for card in cards:
-                if not isinstance(card, Card):
-                    raise RummyError(f"{card!r} in {place} is not a card")
-                if card in seen:
-                    raise RummyError(f"{card} is in two places")
-                seen.add(card)
+        seats = check_position(players, hands, stock, discard, first, seed)
         index = seats.index(first)
         return cls(
             players=seats,
@@ -845,12 +576,12 @@ class Hand:
         laid off nothing before this turn (house rule ``rummy_bonus``)."""
         rummy = player not in self._played
         self._finish(
-            _score(self._players, self._rules, self._hands, player, rummy, Termination.WENT_OUT)
+            score_hand(self._players, self._rules, self._hands, player, rummy, Termination.WENT_OUT)
         )
         return [Event("went_out", player), Event("hand_over", None)]
 
     def _end_with_nobody_out(self, reason: Termination) -> list[Event]:
-        self._finish(_score(self._players, self._rules, self._hands, None, False, reason))
+        self._finish(score_hand(self._players, self._rules, self._hands, None, False, reason))
         return [Event("hand_over", None)]
 
     def _finish(self, outcome: HandOutcome) -> None:
@@ -929,36 +660,36 @@ class Hand:
         invalid meld, a turn state that cannot happen, a wrong score) raises
         ``InvalidStateError``.
         """
-        _keys(data, _HAND_KEYS, "hand")
+        check_keys(data, _HAND_KEYS, "hand")
         if data["version"] != STATE_VERSION:
             raise InvalidStateError(f"unsupported hand format version {data['version']!r}")
         raw_players = data["players"]
         if not isinstance(raw_players, list):
             raise InvalidStateError("players must be a list")
         try:
-            players = _check_players(raw_players)
-            rules = HouseRules.from_dict(_obj(data["rules"], "rules"))
+            players = check_players(raw_players)
+            rules = HouseRules.from_dict(as_object(data["rules"], "rules"))
         except InvalidStateError:
             raise
         except RummyError as exc:
             raise InvalidStateError(str(exc)) from None
-        dealer = _int(data["dealer"], "dealer", 0, len(players) - 1)
-        seed = _int(data["seed"], "seed")
-        hands_data = _obj(data["hands"], "hands")
+        dealer = as_int(data["dealer"], "dealer", 0, len(players) - 1)
+        seed = as_int(data["seed"], "seed")
+        hands_data = as_object(data["hands"], "hands")
         if set(hands_data) != set(players):
             raise InvalidStateError("hands must hold exactly one entry per player")
-        hands = {p: _cards(hands_data[p], f"hands.{p}") for p in players}
-        stock = _cards(data["stock"], "stock")
-        discard = _cards(data["discard"], "discard")
+        hands = {p: as_cards(hands_data[p], f"hands.{p}") for p in players}
+        stock = as_cards(data["stock"], "stock")
+        discard = as_cards(data["discard"], "discard")
         melds_data = data["melds"]
         if not isinstance(melds_data, list):
             raise InvalidStateError("melds must be a list")
         melds: list[TableMeld] = []
         for i, item in enumerate(melds_data):
             where = f"melds[{i}]"
-            _keys(item, frozenset({"kind", "cards", "owners"}), where)
-            kind = _enum(MeldKind, item["kind"], f"{where}.kind")
-            cards = _cards(item["cards"], f"{where}.cards")
+            check_keys(item, frozenset({"kind", "cards", "owners"}), where)
+            kind = as_enum(MeldKind, item["kind"], f"{where}.kind")
+            cards = as_cards(item["cards"], f"{where}.cards")
             try:
                 meld = make_meld(cards, rules)
             except RummyError as exc:
@@ -969,7 +700,7 @@ class Hand:
             if not isinstance(owners, list) or len(owners) != len(cards):
                 raise InvalidStateError(f"{where}.owners must name one player per card")
             melds.append(
-                TableMeld(meld, tuple(_player(o, players, f"{where}.owners") for o in owners))
+                TableMeld(meld, tuple(as_player(o, players, f"{where}.owners") for o in owners))
             )
         seen: set[Card] = set()
         everywhere = [*stock, *discard, *(c for p in players for c in hands[p])]
@@ -979,30 +710,28 @@ class Hand:
                 raise InvalidStateError(f"{card} is in two places")
             seen.add(card)
 
-        phase = _enum(Phase, data["phase"], "phase")
+        phase = as_enum(Phase, data["phase"], "phase")
         turn_data = data["turn"]
         taken_data = data["taken"]
-        taken = None if taken_data is None else _card(taken_data, "taken")
-        melds_this_turn = _int(data["melds_this_turn"], "melds_this_turn", 0)
-        played_this_turn = data["played_this_turn"]
-        if not isinstance(played_this_turn, bool):
-            raise InvalidStateError("played_this_turn must be true or false")
+        taken = None if taken_data is None else as_card(taken_data, "taken")
+        melds_this_turn = as_int(data["melds_this_turn"], "melds_this_turn", 0)
+        played_this_turn = as_bool(data["played_this_turn"], "played_this_turn")
         played_data = data["played"]
         if not isinstance(played_data, list):
             raise InvalidStateError("played must be a list of players")
-        played = {_player(p, players, "played") for p in played_data}
+        played = {as_player(p, players, "played") for p in played_data}
         if played_data != [p for p in players if p in played]:
             raise InvalidStateError("played must list players once each, in seat order")
         bound = MAX_RESHUFFLES if rules.empty_stock is EmptyStock.RESHUFFLE else MAX_TURN_OVERS
-        exhaustions = _int(data["exhaustions"], "exhaustions", 0, bound)
-        turns = _int(data["turns"], "turns", 0, MAX_TURNS)
+        exhaustions = as_int(data["exhaustions"], "exhaustions", 0, bound)
+        turns = as_int(data["turns"], "turns", 0, MAX_TURNS)
 
         if phase is Phase.OVER:
             if turn_data is not None or data["outcome"] is None:
                 raise InvalidStateError("a finished hand has an outcome and nobody to move")
             turn = 0
         else:
-            turn = players.index(_player(turn_data, players, "turn"))
+            turn = players.index(as_player(turn_data, players, "turn"))
             if data["outcome"] is not None:
                 raise InvalidStateError("a hand still in play has no outcome")
             if turns >= MAX_TURNS:
@@ -1041,7 +770,7 @@ class Hand:
         hand._exhaustions = exhaustions
         hand._turns = turns
         if data["outcome"] is not None:
-            outcome = HandOutcome.from_dict(_obj(data["outcome"], "outcome"), players, rules)
+            outcome = HandOutcome.from_dict(as_object(data["outcome"], "outcome"), players, rules)
             if outcome.remaining != {p: tuple(hand._hands[p]) for p in players}:
                 raise InvalidStateError("outcome.remaining does not match the hands")
             hand._outcome = outcome

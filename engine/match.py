@@ -15,9 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import Action
+from engine.checks import as_object, check_players, check_seed
 from engine.errors import HandOverError, InvalidStateError, NotSeatedError, RummyError
-from engine.hand import Event, Hand, HandOutcome, _check_players, _check_seed, _obj
+from engine.hand import Hand
 from engine.rules import HouseRules
+from engine.scoring import HandOutcome
+from engine.state import Event
 
 __all__ = ["MATCH_VERSION", "Match", "MatchOutcome", "hand_seed"]
 
@@ -78,8 +81,8 @@ class Match:
     @classmethod
     def start(cls, players: Sequence[str], rules: HouseRules, seed: int) -> Match:
         """Begin a match: pick the first dealer at random from ``seed`` and deal hand 1."""
-        seats = _check_players(players)
-        seed = _check_seed(seed)
+        seats = check_players(players)
+        seed = check_seed(seed)
         # The same draw is repeated by from_dict to check the saved dealer.
         dealer = random.Random(seed).randrange(len(seats))
         hand = Hand.deal(seats, rules, dealer, hand_seed(seed, 1))
@@ -207,7 +210,7 @@ class Match:
     def from_dict(cls, data: Mapping[str, Any]) -> Match:
         """Rebuild a match from ``to_dict`` data; ``InvalidStateError`` when anything is
         malformed or inconsistent (totals must be the sum of the hands' scores)."""
-        mapping = _obj(data, "match")
+        mapping = as_object(data, "match")
         unknown = sorted(set(mapping) - _MATCH_KEYS)
         if unknown:
             raise InvalidStateError(f"unknown key {unknown[0]!r} in match")
@@ -220,9 +223,9 @@ class Match:
             raw_players = mapping["players"]
             if not isinstance(raw_players, list):
                 raise InvalidStateError("players must be a list")
-            players = _check_players(raw_players)
-            rules = HouseRules.from_dict(_obj(mapping["rules"], "rules"))
-            seed = _check_seed(mapping["seed"])
+            players = check_players(raw_players)
+            rules = HouseRules.from_dict(as_object(mapping["rules"], "rules"))
+            seed = check_seed(mapping["seed"])
         except InvalidStateError:
             raise
         except RummyError as exc:
@@ -230,7 +233,7 @@ class Match:
         number = mapping["hand_number"]
         if not isinstance(number, int) or isinstance(number, bool) or number < 1:
             raise InvalidStateError("hand_number must be a whole number from 1")
-        hand = Hand.from_dict(_obj(mapping["hand"], "hand"))
+        hand = Hand.from_dict(as_object(mapping["hand"], "hand"))
         first_dealer = random.Random(seed).randrange(len(players))
         if (
             hand.players != players
@@ -243,14 +246,15 @@ class Match:
         if not isinstance(history_data, list):
             raise InvalidStateError("history must be a list")
         history = [
-            HandOutcome.from_dict(_obj(item, "history"), players, rules) for item in history_data
+            HandOutcome.from_dict(as_object(item, "history"), players, rules)
+            for item in history_data
         ]
         finished = number if hand.is_over else number - 1
         if len(history) != finished:
             raise InvalidStateError("history does not hold one outcome per finished hand")
         if hand.is_over and history[-1] != hand.outcome:
             raise InvalidStateError("the last outcome in history is not the current hand's")
-        totals_data = _obj(mapping["totals"], "totals")
+        totals_data = as_object(mapping["totals"], "totals")
         expected = {p: sum(outcome.scores[p] for outcome in history) for p in players}
         if dict(totals_data) != expected:
             raise InvalidStateError("totals are not the sum of the hands' scores")
