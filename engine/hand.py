@@ -45,19 +45,7 @@ from typing import Any
 
 from engine.actions import Action, Discard, DrawStock, LayOff, MeldCards, TakeDiscard
 from engine.cards import Card, format_cards, full_deck, rank_key
-from engine.checks import (
-    as_bool,
-    as_card,
-    as_cards,
-    as_enum,
-    as_int,
-    as_object,
-    as_player,
-    check_keys,
-    check_players,
-    check_position,
-    check_seed,
-)
+from engine.checks import check_players, check_position, check_seed
 from engine.errors import (
     HandOverError,
     IllegalMoveError,
@@ -65,42 +53,17 @@ from engine.errors import (
     NotSeatedError,
     NotYourTurnError,
     RummyError,
+    SetupError,
 )
 from engine.limits import CARDS_DEALT, MAX_RESHUFFLES, MAX_TURN_OVERS, MAX_TURNS
-from engine.melds import Meld, MeldKind, extend_meld, lay_off_options, make_meld, meld_options
+from engine.melds import extend_meld, lay_off_options, make_meld, meld_options
 from engine.rules import EmptyStock, GoOut, HouseRules, MeldsPerTurn
+from engine.saved import SavedHand, hand_from_dict, hand_to_dict, setup_error_as_invalid_state
 from engine.scoring import HandOutcome, Termination, score_hand
 from engine.state import Event, Phase, TableMeld
 from engine.view import HandView
 
-__all__ = ["STATE_VERSION", "Hand"]
-
-STATE_VERSION = 1
-"""Format version written by ``to_dict``."""
-
-
-_HAND_KEYS = frozenset(
-    {
-        "version",
-        "players",
-        "rules",
-        "dealer",
-        "seed",
-        "hands",
-        "stock",
-        "discard",
-        "melds",
-        "turn",
-        "phase",
-        "taken",
-        "melds_this_turn",
-        "played_this_turn",
-        "played",
-        "exhaustions",
-        "turns",
-        "outcome",
-    }
-)
+__all__ = ["Hand"]
 
 
 class Hand:
@@ -622,35 +585,77 @@ class Hand:
         )
 
     # --- saved state -----------------------------------------------------------------
+    def to_saved(self) -> SavedHand:
+        """The whole state as plain values (a snapshot: later moves do not change it)."""
+        return SavedHand(
+            players=self._players,
+            rules=self._rules,
+            dealer=self._dealer,
+            seed=self._seed,
+            hands={p: tuple(self._hands[p]) for p in self._players},
+            stock=tuple(self._stock),
+            discard=tuple(self._discard),
+            melds=tuple(self._melds),
+            turn=self._turn,
+            phase=self._phase,
+            taken=self._taken,
+            melds_this_turn=self._melds_this_turn,
+            played_this_turn=self._played_this_turn,
+            played=frozenset(self._played),
+            exhaustions=self._exhaustions,
+            turns=self._turns,
+            outcome=self._outcome,
+        )
+
+    @classmethod
+    def from_saved(cls, state: SavedHand) -> Hand:
+        """The hand ``state`` describes, once it is checked to be one play can reach.
+
+        The cards must form a position (``check_position``: a hand for every seat and
+        each card in one place), and the turn must be one the rules allow: a dealer in
+        a seat, a rebuild count and turn count within ``engine.limits``, an outcome
+        exactly when the hand is over, taken or melded cards only after the draw, no
+        more melds this turn than the house rules and the table allow, and a card the
+        player to move may keep. Raises ``InvalidStateError``.
+        """
+        players = state.players
+        # A seat out of range names nobody, and no player id is empty.
+        to_move = players[state.turn] if 0 <= state.turn < len(players) else ""
+        try:
+            check_position(
+                players, state.hands, state.stock, state.discard, to_move, state.seed, state.melds
+            )
+        except SetupError as exc:
+            raise setup_error_as_invalid_state(exc) from None
+        _check_turn_state(state)
+        hand = cls(
+            players=players,
+            rules=state.rules,
+            dealer=state.dealer,
+            seed=state.seed,
+            hands={p: list(state.hands[p]) for p in players},
+            stock=list(state.stock),
+            discard=list(state.discard),
+            first=state.turn,
+        )
+        hand._melds = list(state.melds)
+        hand._phase = state.phase
+        hand._taken = state.taken
+        hand._melds_this_turn = state.melds_this_turn
+        hand._played_this_turn = state.played_this_turn
+        hand._played = set(state.played)
+        hand._exhaustions = state.exhaustions
+        hand._turns = state.turns
+        if state.outcome is not None:
+            # The outcome lists each hand as play leaves it: sorted by rank.
+            if state.outcome.remaining != {p: tuple(hand._hands[p]) for p in players}:
+                raise InvalidStateError("outcome.remaining does not match the hands")
+            hand._outcome = state.outcome
+        return hand
+
     def to_dict(self) -> dict[str, Any]:
         """The whole state as plain JSON data; ``from_dict`` rebuilds an equal hand."""
-        return {
-            "version": STATE_VERSION,
-            "players": list(self._players),
-            "rules": self._rules.to_dict(),
-            "dealer": self._dealer,
-            "seed": self._seed,
-            "hands": {p: [c.code for c in self._hands[p]] for p in self._players},
-            "stock": [c.code for c in self._stock],
-            "discard": [c.code for c in self._discard],
-            "melds": [
-                {
-                    "kind": m.meld.kind.value,
-                    "cards": [c.code for c in m.meld.cards],
-                    "owners": list(m.owners),
-                }
-                for m in self._melds
-            ],
-            "turn": self.turn,
-            "phase": self._phase.value,
-            "taken": None if self._taken is None else self._taken.code,
-            "melds_this_turn": self._melds_this_turn,
-            "played_this_turn": self._played_this_turn,
-            "played": [p for p in self._players if p in self._played],
-            "exhaustions": self._exhaustions,
-            "turns": self._turns,
-            "outcome": None if self._outcome is None else self._outcome.to_dict(),
-        }
+        return hand_to_dict(self.to_saved())
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Hand:
@@ -660,121 +665,7 @@ class Hand:
         invalid meld, a turn state that cannot happen, a wrong score) raises
         ``InvalidStateError``.
         """
-        check_keys(data, _HAND_KEYS, "hand")
-        if data["version"] != STATE_VERSION:
-            raise InvalidStateError(f"unsupported hand format version {data['version']!r}")
-        raw_players = data["players"]
-        if not isinstance(raw_players, list):
-            raise InvalidStateError("players must be a list")
-        try:
-            players = check_players(raw_players)
-            rules = HouseRules.from_dict(as_object(data["rules"], "rules"))
-        except InvalidStateError:
-            raise
-        except RummyError as exc:
-            raise InvalidStateError(str(exc)) from None
-        dealer = as_int(data["dealer"], "dealer", 0, len(players) - 1)
-        seed = as_int(data["seed"], "seed")
-        hands_data = as_object(data["hands"], "hands")
-        if set(hands_data) != set(players):
-            raise InvalidStateError("hands must hold exactly one entry per player")
-        hands = {p: as_cards(hands_data[p], f"hands.{p}") for p in players}
-        stock = as_cards(data["stock"], "stock")
-        discard = as_cards(data["discard"], "discard")
-        melds_data = data["melds"]
-        if not isinstance(melds_data, list):
-            raise InvalidStateError("melds must be a list")
-        melds: list[TableMeld] = []
-        for i, item in enumerate(melds_data):
-            where = f"melds[{i}]"
-            check_keys(item, frozenset({"kind", "cards", "owners"}), where)
-            kind = as_enum(MeldKind, item["kind"], f"{where}.kind")
-            cards = as_cards(item["cards"], f"{where}.cards")
-            try:
-                meld = make_meld(cards, rules)
-            except RummyError as exc:
-                raise InvalidStateError(f"{where}: {exc}") from None
-            if meld != Meld(kind, tuple(cards)):
-                raise InvalidStateError(f"{where} is not a {kind.value} in table order")
-            owners = item["owners"]
-            if not isinstance(owners, list) or len(owners) != len(cards):
-                raise InvalidStateError(f"{where}.owners must name one player per card")
-            melds.append(
-                TableMeld(meld, tuple(as_player(o, players, f"{where}.owners") for o in owners))
-            )
-        seen: set[Card] = set()
-        everywhere = [*stock, *discard, *(c for p in players for c in hands[p])]
-        everywhere += [c for m in melds for c in m.cards]
-        for card in everywhere:
-            if card in seen:
-                raise InvalidStateError(f"{card} is in two places")
-            seen.add(card)
-
-        phase = as_enum(Phase, data["phase"], "phase")
-        turn_data = data["turn"]
-        taken_data = data["taken"]
-        taken = None if taken_data is None else as_card(taken_data, "taken")
-        melds_this_turn = as_int(data["melds_this_turn"], "melds_this_turn", 0)
-        played_this_turn = as_bool(data["played_this_turn"], "played_this_turn")
-        played_data = data["played"]
-        if not isinstance(played_data, list):
-            raise InvalidStateError("played must be a list of players")
-        played = {as_player(p, players, "played") for p in played_data}
-        if played_data != [p for p in players if p in played]:
-            raise InvalidStateError("played must list players once each, in seat order")
-        bound = MAX_RESHUFFLES if rules.empty_stock is EmptyStock.RESHUFFLE else MAX_TURN_OVERS
-        exhaustions = as_int(data["exhaustions"], "exhaustions", 0, bound)
-        turns = as_int(data["turns"], "turns", 0, MAX_TURNS)
-
-        if phase is Phase.OVER:
-            if turn_data is not None or data["outcome"] is None:
-                raise InvalidStateError("a finished hand has an outcome and nobody to move")
-            turn = 0
-        else:
-            turn = players.index(as_player(turn_data, players, "turn"))
-            if data["outcome"] is not None:
-                raise InvalidStateError("a hand still in play has no outcome")
-            if turns >= MAX_TURNS:
-                raise InvalidStateError("turns is at the limit but the hand is not over")
-        if phase is not Phase.PLAY and (taken is not None or melds_this_turn or played_this_turn):
-            raise InvalidStateError("only a player who has drawn can have taken or melded cards")
-        if melds_this_turn and not played_this_turn:
-            raise InvalidStateError("melds_this_turn and played_this_turn disagree")
-        if melds_this_turn > len(melds):
-            raise InvalidStateError("melds_this_turn is more than the melds on the table")
-        if rules.melds_per_turn is MeldsPerTurn.ONE and melds_this_turn > 1:
-            raise InvalidStateError("more than one meld this turn at a one-meld table")
-        if phase is Phase.PLAY:
-            mover = hands[players[turn]]
-            if not mover:
-                raise InvalidStateError("the player to move holds no card")
-            if taken is not None and (taken not in mover or mover == [taken]):
-                raise InvalidStateError("taken must be a card the player to move can keep")
-
-        hand = cls(
-            players=players,
-            rules=rules,
-            dealer=dealer,
-            seed=seed,
-            hands=hands,
-            stock=stock,
-            discard=discard,
-            first=turn,
-        )
-        hand._melds = melds
-        hand._phase = phase
-        hand._taken = taken
-        hand._melds_this_turn = melds_this_turn
-        hand._played_this_turn = played_this_turn
-        hand._played = played
-        hand._exhaustions = exhaustions
-        hand._turns = turns
-        if data["outcome"] is not None:
-            outcome = HandOutcome.from_dict(as_object(data["outcome"], "outcome"), players, rules)
-            if outcome.remaining != {p: tuple(hand._hands[p]) for p in players}:
-                raise InvalidStateError("outcome.remaining does not match the hands")
-            hand._outcome = outcome
-        return hand
+        return cls.from_saved(hand_from_dict(data))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Hand):
@@ -786,3 +677,42 @@ class Hand:
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"{self.turn} to {self._phase.value}"
         return f"<Hand {len(self._players)} players, {state}>"
+
+
+def _check_turn_state(state: SavedHand) -> None:
+    """Raise ``InvalidStateError`` unless the turn ``state`` records can happen in play."""
+    players = state.players
+    if not 0 <= state.dealer < len(players):
+        raise InvalidStateError("dealer is out of range")
+    if state.melds_this_turn < 0:
+        raise InvalidStateError("melds_this_turn is out of range")
+    rebuilds = MAX_RESHUFFLES if state.rules.empty_stock is EmptyStock.RESHUFFLE else MAX_TURN_OVERS
+    if not 0 <= state.exhaustions <= rebuilds:
+        raise InvalidStateError("exhaustions is out of range")
+    if not 0 <= state.turns <= MAX_TURNS:
+        raise InvalidStateError("turns is out of range")
+    if state.phase is Phase.OVER:
+        if state.outcome is None:
+            raise InvalidStateError("a finished hand has an outcome and nobody to move")
+    else:
+        if state.outcome is not None:
+            raise InvalidStateError("a hand still in play has no outcome")
+        if state.turns >= MAX_TURNS:
+            raise InvalidStateError("turns is at the limit but the hand is not over")
+    taken = state.taken
+    played_this_turn = state.played_this_turn
+    melds_this_turn = state.melds_this_turn
+    if state.phase is not Phase.PLAY and (taken is not None or melds_this_turn or played_this_turn):
+        raise InvalidStateError("only a player who has drawn can have taken or melded cards")
+    if melds_this_turn and not played_this_turn:
+        raise InvalidStateError("melds_this_turn and played_this_turn disagree")
+    if melds_this_turn > len(state.melds):
+        raise InvalidStateError("melds_this_turn is more than the melds on the table")
+    if state.rules.melds_per_turn is MeldsPerTurn.ONE and melds_this_turn > 1:
+        raise InvalidStateError("more than one meld this turn at a one-meld table")
+    if state.phase is Phase.PLAY:
+        mover = state.hands[players[state.turn]]
+        if not mover:
+            raise InvalidStateError("the player to move holds no card")
+        if taken is not None and (taken not in mover or tuple(mover) == (taken,)):
+            raise InvalidStateError("taken must be a card the player to move can keep")
