@@ -190,7 +190,12 @@ class Hand:
         )
 
     def copy(self) -> Hand:
-        """An independent copy (for look-ahead by computer players and for tests)."""
+        """An independent copy, to try moves on (look-ahead, rollback, tests): whatever
+        is applied to the copy never changes this hand, and the other way round.
+
+        Cards, melds and the outcome are never changed once made, so they are shared;
+        every list and set that moves change is copied.
+        """
         other = Hand.__new__(Hand)
         for name in Hand.__slots__:
             setattr(other, name, getattr(self, name))

@@ -93,6 +93,23 @@ class Match:
             history=[],
         )
 
+    def copy(self) -> Match:
+        """An independent copy, to try moves on and throw away: whatever is applied to
+        the copy never changes this match, and the other way round.
+
+        The current hand is copied (``Hand.copy``); the totals and the history are new
+        containers of the same outcomes, which are never changed once made.
+        """
+        return Match(
+            players=self._players,
+            rules=self._rules,
+            seed=self._seed,
+            hand_number=self._hand_number,
+            hand=self._hand.copy(),
+            totals=dict(self._totals),
+            history=list(self._history),
+        )
+
     # --- read-only state -------------------------------------------------------------
     @property
     def players(self) -> tuple[str, ...]:
