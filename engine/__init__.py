@@ -1,7 +1,8 @@
 """The rules of basic Rummy, pure Python: no Discord, no database, no I/O.
 
 Everything the bot, the database layer and the tests need is re-exported here.
-``engine.replay`` and ``engine.bench`` are command-line tools and are not imported.
+``engine.replay``, ``engine.arena`` and ``engine.bench`` are command-line tools and are
+not imported.
 """
 
 from engine.actions import (
@@ -36,7 +37,14 @@ from engine.errors import (
     SetupFault,
 )
 from engine.hand import Hand
-from engine.limits import CARDS_DEALT, MAX_RESHUFFLES, MAX_TURNS
+from engine.limits import (
+    CARDS_DEALT,
+    MAX_PLAYERS,
+    MAX_RESHUFFLES,
+    MAX_TURN_OVERS,
+    MAX_TURNS,
+    MIN_PLAYERS,
+)
 from engine.match import Match, MatchOutcome
 from engine.melds import (
     Meld,
@@ -57,14 +65,18 @@ from engine.rules import (
     RuleOption,
     RummyBonus,
 )
-from engine.scoring import HandOutcome, Termination, hand_points, lowest_count_scores
+from engine.saved import SavedHand, SavedMatch
+from engine.scoring import HandOutcome, Termination, hand_points, lowest_count_scores, score_hand
 from engine.state import Event, Phase, TableMeld
 from engine.view import HandView
 
 __all__ = [
     "CARDS_DEALT",
+    "MAX_PLAYERS",
     "MAX_RESHUFFLES",
     "MAX_TURNS",
+    "MAX_TURN_OVERS",
+    "MIN_PLAYERS",
     "RULE_OPTIONS",
     "AceRule",
     "Action",
@@ -94,6 +106,8 @@ __all__ = [
     "RuleOption",
     "RummyBonus",
     "RummyError",
+    "SavedHand",
+    "SavedMatch",
     "SetupError",
     "SetupFault",
     "Suit",
@@ -114,6 +128,7 @@ __all__ = [
     "make_meld",
     "meld_options",
     "parse_cards",
+    "score_hand",
     "sort_by_rank",
     "sort_by_suit",
 ]

@@ -372,6 +372,8 @@ class _Evaluator:
         return 1 if self.live_bit(rank, suit) else 0
 
     def best(self, mask: int) -> float:
+        """The score of the best split of ``mask``: its lowest card either scored alone
+        or in one of the groups it starts, plus the best split of what is left."""
         found = self.memo.get(mask)
         if found is not None:
             return found[0]
@@ -404,6 +406,7 @@ class _Evaluator:
         return groups
 
     def bit(self, card: Card) -> int:
+        """The card's bit in this evaluator's masks."""
         return 1 << self.cards.index(card)
 
 

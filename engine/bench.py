@@ -106,6 +106,7 @@ def _bench_copy(seconds: float, seed: int) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Command-line entry point: run the benchmark asked for and print it; returns 0."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--seconds", type=float, default=2.0, help="time per player count")
     parser.add_argument("--seed", type=int, default=1)

@@ -28,12 +28,12 @@ When the stock is empty, house rule ``empty_stock`` decides what a draw from it 
   from the empty stock ends the hand with nobody out.
 
 Whatever the rules, players who only ever take the discard could go round for ever,
-so a hand also ends with nobody out after ``MAX_TURNS`` (500) completed turns.
+so a hand also ends with nobody out after ``MAX_TURNS`` (500) completed turns. These
+bounds are in ``engine.limits``.
 
-Scoring: whoever goes out scores the point value of every card left in the other
-hands (ace 1, or 15 under ``ace = high_or_low``; 2-10 face value; J Q K 10). When
-nobody went out, the lowest count in hand wins and scores the sum of how far each
-other count is above it; tied lowest players split that sum, rounded down.
+Elsewhere: the possible melds and lay-offs are listed by ``engine.melds``, a finished
+hand is scored by ``engine.scoring``, and the save format is ``engine.saved``; a saved
+state is checked here, against the rules of play, before it becomes a hand again.
 """
 
 from __future__ import annotations
@@ -174,7 +174,8 @@ class Hand:
         Hands may be of any size and the 52 cards need not all be present, but no card
         may be in two places and every player needs a hand. ``stock`` lists its top card
         first, ``discard`` its bottom card first. ``first`` moves first, so the dealer is
-        the seat before. ``seed`` drives any reshuffle. Raises ``RummyError``.
+        the seat before. ``seed`` drives any reshuffle. Raises ``SetupError`` (a
+        ``RummyError``) from ``check_position``.
         """
         seats = check_position(players, hands, stock, discard, first, seed)
         index = seats.index(first)
@@ -623,12 +624,17 @@ class Hand:
         more melds this turn than the house rules and the table allow, and a card the
         player to move may keep. Raises ``InvalidStateError``.
         """
-        players = state.players
         # A seat out of range names nobody, and no player id is empty.
-        to_move = players[state.turn] if 0 <= state.turn < len(players) else ""
+        to_move = state.players[state.turn] if 0 <= state.turn < len(state.players) else ""
         try:
-            check_position(
-                players, state.hands, state.stock, state.discard, to_move, state.seed, state.melds
+            players = check_position(
+                state.players,
+                state.hands,
+                state.stock,
+                state.discard,
+                to_move,
+                state.seed,
+                state.melds,
             )
         except SetupError as exc:
             raise setup_error_as_invalid_state(exc) from None

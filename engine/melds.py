@@ -29,6 +29,8 @@ __all__ = [
 
 
 class MeldKind(StrEnum):
+    """A set (3 or 4 cards of one rank) or a run (3 or more following cards of a suit)."""
+
     SET = "set"
     RUN = "run"
 

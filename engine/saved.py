@@ -82,18 +82,18 @@ _MATCH_KEYS = frozenset(
 )
 
 
+# Named tuples, not frozen dataclasses: Hand.to_dict builds a SavedHand on every save,
+# and a tuple is made in one step where a frozen dataclass sets its fields one by one.
 class SavedHand(NamedTuple):
     """A hand's whole state as plain values: what its saved JSON holds, decoded.
 
     ``stock`` lists its top card first, ``discard`` its bottom card first. ``turn`` is
-    the seat of the player to move (the JSON names nobody once the hand is over; this
-    is then 0). ``taken`` is the card taken from the discard pile this turn,
-    ``melds_this_turn`` counts new melds this turn, ``played_this_turn`` says whether
-    the player to move has melded or laid off this turn and ``played`` who did so in an
-    earlier turn. ``exhaustions`` counts rebuilds of the stock, ``turns`` completed turns.
-
-    A named tuple rather than a frozen dataclass: ``Hand.to_dict`` builds one on every
-    save, and a tuple is built without setting each field one by one.
+    the seat of the player to move; once the hand is over it means nothing (the JSON
+    names nobody, and reads back as 0). ``taken`` is the card taken from the discard
+    pile this turn, ``melds_this_turn`` counts new melds this turn, ``played_this_turn``
+    says whether the player to move has melded or laid off this turn, and ``played``
+    who did so in an earlier turn. ``exhaustions`` counts rebuilds of the stock,
+    ``turns`` completed turns.
     """
 
     players: tuple[str, ...]
@@ -193,12 +193,7 @@ def hand_from_dict(data: Mapping[str, Any]) -> SavedHand:
     check_keys(data, _HAND_KEYS, "hand")
     if data["version"] != STATE_VERSION:
         raise InvalidStateError(f"unsupported hand format version {data['version']!r}")
-    raw_players = data["players"]
-    if not isinstance(raw_players, list):
-        raise InvalidStateError("players must be a list")
-    with _as_invalid_state():
-        players = check_players(raw_players)
-        rules = HouseRules.from_dict(as_object(data["rules"], "rules"))
+    players, rules = _players_and_rules(data)
     dealer = as_int(data["dealer"], "dealer")
     seed = as_int(data["seed"], "seed")
     hands_data = as_object(data["hands"], "hands")
@@ -212,30 +207,14 @@ def hand_from_dict(data: Mapping[str, Any]) -> SavedHand:
         _table_meld(item, f"melds[{i}]", players, rules) for i, item in enumerate(melds_data)
     )
     phase = as_enum(Phase, data["phase"], "phase")
-    if phase is Phase.OVER:
-        if data["turn"] is not None:
-            raise InvalidStateError("a finished hand has an outcome and nobody to move")
-        turn = 0
-    else:
-        turn = players.index(as_player(data["turn"], players, "turn"))
+    turn = _turn(data["turn"], phase, players)
     taken = None if data["taken"] is None else as_card(data["taken"], "taken")
     melds_this_turn = as_int(data["melds_this_turn"], "melds_this_turn")
     played_this_turn = as_bool(data["played_this_turn"], "played_this_turn")
-    played_data = data["played"]
-    if not isinstance(played_data, list):
-        raise InvalidStateError("played must be a list of players")
-    played = frozenset(as_player(p, players, "played") for p in played_data)
-    if played_data != [p for p in players if p in played]:
-        raise InvalidStateError("played must list players once each, in seat order")
+    played = _played(data["played"], players)
     exhaustions = as_int(data["exhaustions"], "exhaustions")
     turns = as_int(data["turns"], "turns")
-    outcome_data = data["outcome"]
-    outcome = None
-    if outcome_data is not None:
-        # Only a finished hand is scored; in play, the field is null whatever it holds.
-        if phase is not Phase.OVER:
-            raise InvalidStateError("a hand still in play has no outcome")
-        outcome = HandOutcome.from_dict(as_object(outcome_data, "outcome"), players, rules)
+    outcome = _outcome(data["outcome"], phase, players, rules)
     return SavedHand(
         players=players,
         rules=rules,
@@ -255,6 +234,45 @@ def hand_from_dict(data: Mapping[str, Any]) -> SavedHand:
         turns=turns,
         outcome=outcome,
     )
+
+
+def _players_and_rules(data: Mapping[str, Any]) -> tuple[tuple[str, ...], HouseRules]:
+    """The seats and the house rules, each as valid as a new table's would be."""
+    raw_players = data["players"]
+    if not isinstance(raw_players, list):
+        raise InvalidStateError("players must be a list")
+    with _as_invalid_state():
+        return check_players(raw_players), HouseRules.from_dict(as_object(data["rules"], "rules"))
+
+
+def _turn(value: object, phase: Phase, players: tuple[str, ...]) -> int:
+    """The seat to move: a finished hand names nobody, a hand in play a seated player."""
+    if phase is Phase.OVER:
+        if value is not None:
+            raise InvalidStateError("a finished hand has an outcome and nobody to move")
+        return 0
+    return players.index(as_player(value, players, "turn"))
+
+
+def _played(value: object, players: tuple[str, ...]) -> frozenset[str]:
+    """Who melded or laid off in an earlier turn: seated players, once each, in seat order."""
+    if not isinstance(value, list):
+        raise InvalidStateError("played must be a list of players")
+    played = frozenset(as_player(p, players, "played") for p in value)
+    if value != [p for p in players if p in played]:
+        raise InvalidStateError("played must list players once each, in seat order")
+    return played
+
+
+def _outcome(
+    value: object, phase: Phase, players: tuple[str, ...], rules: HouseRules
+) -> HandOutcome | None:
+    """The outcome of a finished hand, scored by the rules; null while the hand is in play."""
+    if value is None:
+        return None
+    if phase is not Phase.OVER:
+        raise InvalidStateError("a hand still in play has no outcome")
+    return HandOutcome.from_dict(as_object(value, "outcome"), players, rules)
 
 
 def _table_meld(data: object, where: str, players: tuple[str, ...], rules: HouseRules) -> TableMeld:
@@ -297,12 +315,8 @@ def match_from_dict(data: Mapping[str, Any]) -> SavedMatch:
     mapping = check_keys(data, _MATCH_KEYS, "match")
     if mapping["version"] != MATCH_VERSION:
         raise InvalidStateError(f"unsupported match format version {mapping['version']!r}")
+    players, rules = _players_and_rules(mapping)
     with _as_invalid_state():
-        raw_players = mapping["players"]
-        if not isinstance(raw_players, list):
-            raise InvalidStateError("players must be a list")
-        players = check_players(raw_players)
-        rules = HouseRules.from_dict(as_object(mapping["rules"], "rules"))
         seed = check_seed(mapping["seed"])
     number = mapping["hand_number"]
     if not isinstance(number, int) or isinstance(number, bool) or number < 1:
