@@ -34,10 +34,10 @@ from enum import StrEnum
 from engine.actions import Action, Discard, DrawStock, LayOff, MeldCards, TakeDiscard
 from engine.cards import SUIT_ORDER, Card, full_deck
 from engine.errors import RummyError
-from engine.hand import Phase, lay_off_options, meld_options
 from engine.limits import MAX_RESHUFFLES, MAX_TURN_OVERS
-from engine.melds import Meld, MeldKind
+from engine.melds import Meld, MeldKind, lay_off_options, meld_options
 from engine.rules import AceRule, EmptyStock, GoOut, HouseRules, MeldsPerTurn
+from engine.state import Phase
 from engine.view import HandView
 
 __all__ = ["HardWeights", "Level", "choose_action", "timeout_action"]
@@ -242,7 +242,18 @@ class _Evaluator:
     discard shares almost all the work.
     """
 
-    __slots__ = ("ace_high", "by_low", "cards", "live", "memo", "rules", "single", "weights")
+    __slots__ = (
+        "ace_high",
+        "by_low",
+        "cards",
+        "index",
+        "live",
+        "memo",
+        "points",
+        "rules",
+        "single",
+        "weights",
+    )
 
     def __init__(
         self,
@@ -259,33 +270,42 @@ class _Evaluator:
         self.weights = weights
         self.ace_high = rules.ace is AceRule.HIGH_OR_LOW
         self.memo: dict[int, tuple[float, _Group | None]] = {0: (0.0, None)}
-        n = len(self.cards)
-        index = {card: i for i, card in enumerate(self.cards)}
-        points = [c.points(rules) for c in self.cards]
-        self.by_low: list[list[_Group]] = [[] for _ in range(n)]
-
-        def add(group_cards: Sequence[Card], value: float, kind: int, meld: int = -1) -> None:
-            mask = 0
-            for card in group_cards:
-                mask |= 1 << index[card]
-            low = (mask & -mask).bit_length() - 1
-            self.by_low[low].append(_Group(mask, value, kind, tuple(group_cards), meld))
-
-        matched = weights.matched
-        # A hair less per new meld: of two equal splits, the one with fewer melds to put
-        # down wins (it matters under house rule melds_per_turn = one).
-        for group in meld_options(self.cards, rules):
-            add(group, matched * len(group) - 0.01, _KIND_MELD)
-        for group, meld_index in lay_off_options(self.cards, melds, rules):
-            add(group, matched * len(group), _KIND_LAY_OFF, meld_index)
-
-        near = weights.near
-        by_rank: dict[int, list[Card]] = {}
+        self.index = {card: i for i, card in enumerate(self.cards)}
+        self.points = [c.points(rules) for c in self.cards]
+        self.by_low: list[list[_Group]] = [[] for _ in self.cards]
         by_suit: dict[int, dict[int, Card]] = {}
         for card in self.cards:
-            by_rank.setdefault(card.rank, []).append(card)
             by_suit.setdefault(_SUIT_INDEX[card.suit], {})[card.rank] = card
-        # Two cards one card short of a meld, with the unseen cards that would complete them.
+        # The order groups are added in decides between splits of equal value.
+        self._add_melds_and_lay_offs(melds)
+        self._add_near_melds(self._waits(by_suit), points_weight)
+        self._add_table_run_waits(melds, by_suit, points_weight)
+        self.single = self._single_values(points_weight)
+
+    def _add(self, group_cards: Sequence[Card], value: float, kind: int, meld: int = -1) -> None:
+        """File a group under its lowest card, where ``best`` looks for it."""
+        mask = 0
+        for card in group_cards:
+            mask |= 1 << self.index[card]
+        low = (mask & -mask).bit_length() - 1
+        self.by_low[low].append(_Group(mask, value, kind, tuple(group_cards), meld))
+
+    def _add_melds_and_lay_offs(self, melds: Sequence[Meld]) -> None:
+        """Every meld the cards make and every lay-off onto the table: ``matched`` a card."""
+        matched = self.weights.matched
+        # A hair less per new meld: of two equal splits, the one with fewer melds to put
+        # down wins (it matters under house rule melds_per_turn = one).
+        for group in meld_options(self.cards, self.rules):
+            self._add(group, matched * len(group) - 0.01, _KIND_MELD)
+        for group, meld_index in lay_off_options(self.cards, melds, self.rules):
+            self._add(group, matched * len(group), _KIND_LAY_OFF, meld_index)
+
+    def _waits(self, by_suit: dict[int, dict[int, Card]]) -> list[tuple[Card, Card, int]]:
+        """Two cards one card short of a meld, with the mask of the unseen cards that
+        would complete them: a pair of a rank, or two cards of a suit at most one apart."""
+        by_rank: dict[int, list[Card]] = {}
+        for card in self.cards:
+            by_rank.setdefault(card.rank, []).append(card)
         waits: list[tuple[Card, Card, int]] = []
         for rank, same in by_rank.items():
             if len(same) < 2:
@@ -313,9 +333,15 @@ class _Evaluator:
                         outs = self.live_bit(low + 1, suit)
                     if outs:
                         waits.append((held[low], held[high if high <= 13 else 1], outs))
+        return waits
+
+    def _add_near_melds(self, waits: list[tuple[Card, Card, int]], points_weight: float) -> None:
+        """Near-melds: ``near`` per unseen card that would complete them, less their points."""
+        near = self.weights.near
+        points, index = self.points, self.index
         for a, b, outs in waits:
             cost = points_weight * (points[index[a]] + points[index[b]])
-            add((a, b), near * outs.bit_count() - cost, _KIND_NEAR)
+            self._add((a, b), near * outs.bit_count() - cost, _KIND_NEAR)
         # Three cards that wait two ways at once (a pair and a suited neighbour of one of
         # them, or 5 6 8 of a suit): each way keeps its own chances.
         for i, (a, b, outs) in enumerate(waits):
@@ -325,8 +351,13 @@ class _Evaluator:
                     continue
                 trio = (a, b, d if c in shared else c)
                 cost = points_weight * sum(points[index[x]] for x in trio)
-                add(trio, near * (outs | more).bit_count() - cost, _KIND_NEAR)
-        # A card two steps from the end of a table run waits for the card between.
+                self._add(trio, near * (outs | more).bit_count() - cost, _KIND_NEAR)
+
+    def _add_table_run_waits(
+        self, melds: Sequence[Meld], by_suit: dict[int, dict[int, Card]], points_weight: float
+    ) -> None:
+        """A card two steps from the end of a table run waits for the card between."""
+        near = self.weights.near
         for meld in melds:
             if meld.kind is not MeldKind.RUN:
                 continue
@@ -341,19 +372,22 @@ class _Evaluator:
                 if waiting is None or (target == 14 and not self.ace_high):
                     continue
                 if self.is_live(between, suit):
-                    cost = points_weight * points[index[waiting]]
-                    add((waiting,), near - cost, _KIND_NEAR)
+                    cost = points_weight * self.points[self.index[waiting]]
+                    self._add((waiting,), near - cost, _KIND_NEAR)
 
-        single = weights.single
-        self.single: list[float] = []
-        for card, value in zip(self.cards, points, strict=True):
+    def _single_values(self, points_weight: float) -> list[float]:
+        """Each card scored alone: ``single`` per unseen card next to it, less its points."""
+        single = self.weights.single
+        values: list[float] = []
+        for card, value in zip(self.cards, self.points, strict=True):
             suit = _SUIT_INDEX[card.suit]
             r = card.rank
             around = sum(self.is_live(r, s) for s in range(4) if s != suit)
             around += sum(self.is_live(r + d, suit) for d in (-2, -1, 1, 2))
             if self.ace_high and r == 1:
                 around += self.is_live(13, suit) + self.is_live(12, suit)
-            self.single.append(single * around - points_weight * value)
+            values.append(single * around - points_weight * value)
+        return values
 
     def live_bit(self, rank: int, suit: int) -> int:
         """That card's bit in the 52-card mask when it is unseen, else 0. Rank 14 is the
@@ -372,6 +406,8 @@ class _Evaluator:
         return 1 if self.live_bit(rank, suit) else 0
 
     def best(self, mask: int) -> float:
+        """The score of the best split of ``mask``: its lowest card either scored alone
+        or in one of the groups it starts, plus the best split of what is left."""
         found = self.memo.get(mask)
         if found is not None:
             return found[0]
@@ -404,6 +440,7 @@ class _Evaluator:
         return groups
 
     def bit(self, card: Card) -> int:
+        """The card's bit in this evaluator's masks."""
         return 1 << self.cards.index(card)
 
 

@@ -11,8 +11,7 @@ the hand's winners. For each level it prints the share of hands won with a 95% W
 interval, the average points a seat of that level scored per hand, and how long one
 decision (one ``choose_action`` call) took: mean and 99th percentile.
 Not a test: it asserts nothing, it only reports (the checks of issue 6 are printed at
-the end). The default run (2000 hands for each of 9 matchups) takes about 1.5 minutes
-on one core.
+the end).
 """
 
 from __future__ import annotations
@@ -27,8 +26,9 @@ from typing import Any
 
 from engine.ai import Level, choose_action
 from engine.errors import RummyError
-from engine.hand import Hand, Termination
+from engine.hand import Hand
 from engine.rules import HouseRules
+from engine.scoring import Termination
 
 DEFAULT_MATCHUPS: tuple[tuple[Level, Level], ...] = (
     (Level.HARD, Level.EASY),
@@ -51,6 +51,7 @@ class Tally:
     moves: int = 0
 
     def add(self, other: Tally) -> None:
+        """Count another batch of the same matchup into this one."""
         self.hands += other.hands
         self.nobody_out += other.nobody_out
         self.shared += other.shared
@@ -138,6 +139,7 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:
+    """The value below which ``fraction`` of ``values`` lie (0.0 for no values)."""
     ordered = sorted(values)
     if not ordered:
         return 0.0
@@ -145,6 +147,7 @@ def percentile(values: Sequence[float], fraction: float) -> float:
 
 
 def report(levels: tuple[str, str], players: int, tally: Tally, seconds: float) -> list[str]:
+    """The printed lines for one matchup: a summary, then one row per level."""
     lines = [
         f"{players} players, {levels[0]} vs {levels[1]}: {tally.hands} hands"
         f" ({tally.moves / max(1, tally.hands):.0f} moves a hand, {tally.nobody_out} ended"
@@ -188,6 +191,7 @@ def _parse_rules(items: Sequence[str]) -> HouseRules:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Command-line entry point: play every matchup and print the results; returns 0."""
     parser = argparse.ArgumentParser(
         description="Computer levels play each other; win rates and decision times."
     )

@@ -28,26 +28,24 @@ When the stock is empty, house rule ``empty_stock`` decides what a draw from it 
   from the empty stock ends the hand with nobody out.
 
 Whatever the rules, players who only ever take the discard could go round for ever,
-so a hand also ends with nobody out after ``MAX_TURNS`` (500) completed turns.
+so a hand also ends with nobody out after ``MAX_TURNS`` (500) completed turns. These
+bounds are in ``engine.limits``.
 
-Scoring: whoever goes out scores the point value of every card left in the other
-hands (ace 1, or 15 under ``ace = high_or_low``; 2-10 face value; J Q K 10). When
-nobody went out, the lowest count in hand wins and scores the sum of how far each
-other count is above it; tied lowest players split that sum, rounded down.
+Elsewhere: the possible melds and lay-offs are listed by ``engine.melds``, a finished
+hand is scored by ``engine.scoring``, and the save format is ``engine.saved``; a saved
+state is checked here, against the rules of play, before it becomes a hand again.
 """
 
 from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from enum import Enum, StrEnum
-from itertools import combinations
-from typing import Any, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from engine.actions import Action, Discard, DrawStock, LayOff, MeldCards, TakeDiscard
-from engine.cards import SUIT_ORDER, Card, Suit, format_cards, full_deck, rank_key
+from engine.cards import Card, format_cards, full_deck, rank_key
+from engine.checks import check_players, check_position, check_seed
 from engine.errors import (
     HandOverError,
     IllegalMoveError,
@@ -55,405 +53,17 @@ from engine.errors import (
     NotSeatedError,
     NotYourTurnError,
     RummyError,
+    SetupError,
 )
 from engine.limits import CARDS_DEALT, MAX_RESHUFFLES, MAX_TURN_OVERS, MAX_TURNS
-from engine.melds import Meld, MeldKind, extend_meld, make_meld
-from engine.rules import AceRule, EmptyStock, GoOut, HouseRules, MeldsPerTurn, RummyBonus
+from engine.melds import extend_meld, lay_off_options, make_meld, meld_options
+from engine.rules import EmptyStock, GoOut, HouseRules, MeldsPerTurn
+from engine.saved import SavedHand, hand_from_dict, hand_to_dict, setup_error_as_invalid_state
+from engine.scoring import HandOutcome, Termination, score_hand
+from engine.state import Event, Phase, TableMeld
 from engine.view import HandView
 
-__all__ = [
-    "STATE_VERSION",
-    "Event",
-    "Hand",
-    "HandOutcome",
-    "Phase",
-    "TableMeld",
-    "Termination",
-    "hand_points",
-    "lay_off_options",
-    "lowest_count_scores",
-    "meld_options",
-]
-
-STATE_VERSION = 1
-"""Format version written by ``to_dict``."""
-
-
-class Phase(StrEnum):
-    """``draw``: the player to move must draw. ``play``: they have drawn and may meld or
-    lay off, and must discard to end the turn. ``over``: the hand is finished."""
-
-    DRAW = "draw"
-    PLAY = "play"
-    OVER = "over"
-
-
-class Termination(StrEnum):
-    """Why a hand ended."""
-
-    WENT_OUT = "went_out"
-    STOCK_EXHAUSTED = "stock_exhausted"
-    TURN_LIMIT = "turn_limit"
-
-
-@dataclass(frozen=True, slots=True)
-class TableMeld:
-    """A meld on the table and, card by card, who put each card down.
-
-    ``owners[i]`` put down ``meld.cards[i]``: cards laid off are credited to the
-    player who laid them off, not to whoever started the meld.
-    """
-
-    meld: Meld
-    owners: tuple[str, ...]
-
-    @property
-    def cards(self) -> tuple[Card, ...]:
-        return self.meld.cards
-
-    @property
-    def kind(self) -> MeldKind:
-        return self.meld.kind
-
-    def cards_of(self, player: str) -> tuple[Card, ...]:
-        """The cards of this meld credited to ``player``."""
-        return tuple(c for c, o in zip(self.meld.cards, self.owners, strict=True) if o == player)
-
-
-@dataclass(frozen=True, slots=True)
-class HandOutcome:
-    """How a hand ended and what each player scores for it.
-
-    ``scores`` has every player as a key (0 for all but the winners); ``remaining``
-    and ``counts`` give each player's cards left in hand and their point value.
-    """
-
-    went_out: str | None
-    winners: tuple[str, ...]
-    scores: dict[str, int]
-    rummy: bool
-    reason: Termination
-    remaining: dict[str, tuple[Card, ...]]
-    counts: dict[str, int]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "went_out": self.went_out,
-            "winners": list(self.winners),
-            "scores": dict(self.scores),
-            "rummy": self.rummy,
-            "reason": self.reason.value,
-            "remaining": {p: [str(c) for c in cards] for p, cards in self.remaining.items()},
-            "counts": dict(self.counts),
-        }
-
-    @classmethod
-    def from_dict(
-        cls, data: Mapping[str, Any], players: Sequence[str], rules: HouseRules
-    ) -> HandOutcome:
-        """Read an outcome back, checking it against the scoring rules.
-
-        Winners, scores and counts must be exactly what the remaining cards give, so a
-        corrupted record raises ``InvalidStateError`` instead of paying wrong points.
-        """
-        _keys(data, _OUTCOME_KEYS, "outcome")
-        went_out = data["went_out"]
-        if went_out is not None:
-            went_out = _player(went_out, players, "outcome.went_out")
-        rummy = data["rummy"]
-        if not isinstance(rummy, bool):
-            raise InvalidStateError("outcome.rummy must be true or false")
-        reason = _enum(Termination, data["reason"], "outcome.reason")
-        remaining_data = _obj(data["remaining"], "outcome.remaining")
-        if set(remaining_data) != set(players):
-            raise InvalidStateError("outcome.remaining must list every player")
-        remaining = {p: _cards(remaining_data[p], f"outcome.remaining.{p}") for p in players}
-        if (went_out is None) != (reason is not Termination.WENT_OUT):
-            raise InvalidStateError("outcome.went_out does not match outcome.reason")
-        if went_out is None and rummy:
-            raise InvalidStateError("outcome.rummy needs somebody to have gone out")
-        if went_out is not None and remaining[went_out]:
-            raise InvalidStateError("outcome: the player who went out still holds cards")
-        expected = _score(players, rules, remaining, went_out, rummy, reason)
-        parsed = {
-            "winners": data["winners"],
-            "scores": data["scores"],
-            "counts": data["counts"],
-        }
-        wanted = expected.to_dict()
-        for key, value in parsed.items():
-            if value != wanted[key]:
-                raise InvalidStateError(f"outcome.{key} does not match the cards left in hand")
-        return expected
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Something that happened, for the table's log and the computer players' memory.
-
-    ``kind`` is one of: deal, draw_stock, take_discard, meld, lay_off, discard,
-    reshuffle, turn_over, went_out, hand_over. ``cards`` only ever holds public cards:
-    a card drawn from the stock is secret and never appears here. ``meld`` is the meld
-    index for meld and lay_off events.
-    """
-
-    kind: str
-    player: str | None
-    cards: tuple[Card, ...] = ()
-    meld: int | None = None
-
-
-def hand_points(cards: Iterable[Card], rules: HouseRules) -> int:
-    """Point value of cards left in a hand (house rule ``ace``: an ace is 1 or 15)."""
-    return sum(card.points(rules) for card in cards)
-
-
-def lowest_count_scores(counts: Mapping[str, int]) -> tuple[tuple[str, ...], dict[str, int]]:
-    """Scoring when nobody went out: the lowest count in hand wins the hand.
-
-    The winner scores the sum, over every other player, of how much higher their count
-    is. Players tied for lowest split that sum equally, rounded down. With counts
-    6, 15, 7 and 21 the 6 wins 9 + 1 + 15 = 25. Returns (winners in seat order, scores).
-    """
-    low = min(counts.values())
-    winners = tuple(p for p, count in counts.items() if count == low)
-    pot = sum(count - low for count in counts.values())
-    share = pot // len(winners)
-    return winners, {p: share if p in winners else 0 for p in counts}
-
-
-def _score(
-    players: Sequence[str],
-    rules: HouseRules,
-    remaining: Mapping[str, Sequence[Card]],
-    went_out: str | None,
-    rummy: bool,
-    reason: Termination,
-) -> HandOutcome:
-    """The outcome of a finished hand (house rules ``ace`` and ``rummy_bonus``).
-
-    Whoever went out scores every other player's count, doubled for rummy under
-    ``rummy_bonus = double``; otherwise ``lowest_count_scores`` decides.
-    """
-    counts = {p: hand_points(remaining[p], rules) for p in players}
-    if went_out is not None:
-        total = sum(counts[p] for p in players if p != went_out)
-        if rummy and rules.rummy_bonus is RummyBonus.DOUBLE:
-            total *= 2
-        winners: tuple[str, ...] = (went_out,)
-        scores = {p: total if p == went_out else 0 for p in players}
-    else:
-        winners, scores = lowest_count_scores(counts)
-    return HandOutcome(
-        went_out=went_out,
-        winners=winners,
-        scores=scores,
-        rummy=rummy,
-        reason=reason,
-        remaining={p: tuple(remaining[p]) for p in players},
-        counts=counts,
-    )
-
-
-def _check_players(players: Sequence[str]) -> tuple[str, ...]:
-    if isinstance(players, str):
-        raise RummyError("players must be a list of player ids")
-    seats = tuple(players)
-    if not 2 <= len(seats) <= 6:
-        raise RummyError("Rummy is played by 2 to 6 players")
-    for p in seats:
-        if not isinstance(p, str) or not p:
-            raise RummyError("every player id must be a non-empty string")
-    if len(set(seats)) != len(seats):
-        raise RummyError("a player cannot take two seats")
-    return seats
-
-
-def _check_seed(seed: object) -> int:
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise RummyError("the seed must be a whole number")
-    return seed
-
-
-# --- move generation ---------------------------------------------------------------
-def _by_suit(hand: Sequence[Card]) -> dict[Suit, dict[int, Card]]:
-    table: dict[Suit, dict[int, Card]] = {}
-    for card in hand:
-        table.setdefault(card.suit, {})[card.rank] = card
-    return table
-
-
-def meld_options(hand: Sequence[Card], rules: HouseRules) -> list[tuple[Card, ...]]:
-    """Every group of cards in ``hand`` that is a valid new meld, each in table order.
-
-    Sets: every 3 cards of a rank, and all 4. Runs: every stretch of 3 or more
-    consecutive cards of a suit; under house rule ``ace = high_or_low`` the ace also
-    counts after the king (never both ends at once: K-A-2 is no run).
-    """
-    options: list[tuple[Card, ...]] = []
-    by_rank: dict[int, list[Card]] = {}
-    for card in sorted(hand, key=rank_key):
-        by_rank.setdefault(card.rank, []).append(card)
-    for group in by_rank.values():
-        if len(group) >= 3:
-            options.extend(combinations(group, 3))
-            if len(group) == 4:
-                options.append(tuple(group))
-    ace_high = rules.ace is AceRule.HIGH_OR_LOW
-    by_suit = _by_suit(hand)
-    for suit in SUIT_ORDER:
-        held = by_suit.get(suit)
-        if held is None or len(held) < 3:
-            continue
-        values = sorted(held)
-        if ace_high and 1 in held:
-            values.append(14)
-        block: list[int] = []
-        for value in [*values, 99]:
-            if block and value == block[-1] + 1:
-                block.append(value)
-                continue
-            for i in range(len(block) - 2):
-                for j in range(i + 3, len(block) + 1):
-                    if block[i] == 1 and block[j - 1] == 14:
-                        continue  # the same ace at both ends
-                    if block[j - 1] == 14 and j - i == 13:
-                        continue  # all 13 cards: already listed with the ace low
-                    options.append(tuple(held[v if v <= 13 else 1] for v in block[i:j]))
-            block = [value]
-    return options
-
-
-def lay_off_options(
-    hand: Sequence[Card], melds: Sequence[Meld], rules: HouseRules
-) -> list[tuple[tuple[Card, ...], int]]:
-    """Every (cards, meld index) lay-off the rules allow from ``hand``.
-
-    A set of 3 takes its 4th card. A run takes a stretch of cards continuing it below,
-    above, or both at once; the ace may follow the king only under house rule
-    ``ace = high_or_low``. Cards are listed in run order.
-    """
-    options: list[tuple[tuple[Card, ...], int]] = []
-    by_suit = _by_suit(hand)
-    top = 14 if rules.ace is AceRule.HIGH_OR_LOW else 13
-    for index, meld in enumerate(melds):
-        first = meld.cards[0]
-        if meld.kind is MeldKind.SET:
-            if len(meld.cards) < 4:
-                for suit in SUIT_ORDER:
-                    card = by_suit.get(suit, {}).get(first.rank)
-                    if card is not None:
-                        options.append(((card,), index))
-            continue
-        held = by_suit.get(first.suit)
-        if not held:
-            continue
-        low_end = first.rank
-        high_end = 14 if meld.ace_high else meld.cards[-1].rank
-        below: list[Card] = []
-        value = low_end - 1
-        while value >= 1 and value in held:
-            below.append(held[value])
-            value -= 1
-        above: list[Card] = []
-        value = high_end + 1
-        while value <= top and (value if value <= 13 else 1) in held:
-            above.append(held[value if value <= 13 else 1])
-            value += 1
-        seen: set[frozenset[Card]] = set()
-        for a in range(len(below) + 1):
-            for b in range(len(above) + 1):
-                if a == 0 and b == 0:
-                    continue
-                cards = (*reversed(below[:a]), *above[:b])
-                key = frozenset(cards)
-                # The ace can end both chains (a run from 2 to K); it is still one card.
-                if len(key) != len(cards) or key in seen:
-                    continue
-                seen.add(key)
-                options.append((cards, index))
-    return options
-
-
-# --- saved-state checks --------------------------------------------------------------
-_HAND_KEYS = frozenset(
-    {
-        "version",
-        "players",
-        "rules",
-        "dealer",
-        "seed",
-        "hands",
-        "stock",
-        "discard",
-        "melds",
-        "turn",
-        "phase",
-        "taken",
-        "melds_this_turn",
-        "played_this_turn",
-        "played",
-        "exhaustions",
-        "turns",
-        "outcome",
-    }
-)
-_OUTCOME_KEYS = frozenset(
-    {"went_out", "winners", "scores", "rummy", "reason", "remaining", "counts"}
-)
-
-
-def _obj(value: object, where: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise InvalidStateError(f"{where} must be an object")
-    return value
-
-
-def _keys(data: object, expected: frozenset[str], where: str) -> None:
-    mapping = _obj(data, where)
-    unknown = sorted(set(mapping) - expected)
-    if unknown:
-        raise InvalidStateError(f"unknown key {unknown[0]!r} in {where}")
-    missing = sorted(expected - set(mapping))
-    if missing:
-        raise InvalidStateError(f"{where} is missing {missing[0]!r}")
-
-
-def _int(value: object, where: str, low: int | None = None, high: int | None = None) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise InvalidStateError(f"{where} must be a whole number")
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise InvalidStateError(f"{where} is out of range")
-    return value
-
-
-def _player(value: object, players: Sequence[str], where: str) -> str:
-    if not isinstance(value, str) or value not in players:
-        raise InvalidStateError(f"{where}: {value!r} is not a player of this hand")
-    return value
-
-
-def _card(value: object, where: str) -> Card:
-    try:
-        return Card.parse(value)  # type: ignore[arg-type]  # parse rejects non-strings itself
-    except RummyError as exc:
-        raise InvalidStateError(f"{where}: {exc}") from None
-
-
-def _cards(value: object, where: str) -> list[Card]:
-    if not isinstance(value, list):
-        raise InvalidStateError(f"{where} must be a list of card codes")
-    return [_card(item, where) for item in value]
-
-
-_E = TypeVar("_E", bound=Enum)
-
-
-def _enum(kind: type[_E], value: object, where: str) -> _E:
-    for member in kind:
-        if member.value == value:
-            return member
-    raise InvalidStateError(f"{where}: {value!r} is not a valid value")
+__all__ = ["Hand"]
 
 
 class Hand:
@@ -525,8 +135,8 @@ class Hand:
         the dealer's left; the next card starts the discard pile and the player left of
         the dealer (index ``dealer + 1``) moves first.
         """
-        seats = _check_players(players)
-        seed = _check_seed(seed)
+        seats = check_players(players)
+        seed = check_seed(seed)
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < len(seats):
             raise RummyError("the dealer must be the index of one of the players")
         deck = full_deck()
@@ -564,28 +174,10 @@ class Hand:
         Hands may be of any size and the 52 cards need not all be present, but no card
         may be in two places and every player needs a hand. ``stock`` lists its top card
         first, ``discard`` its bottom card first. ``first`` moves first, so the dealer is
-        the seat before. ``seed`` drives any reshuffle. Raises ``RummyError``.
+        the seat before. ``seed`` drives any reshuffle. Raises ``SetupError`` (a
+        ``RummyError``) from ``check_position``.
         """
-        seats = _check_players(players)
-        seed = _check_seed(seed)
-        for player in hands:
-            if player not in seats:
-                raise RummyError(f"unknown player {player!r} in hands")
-        for player in seats:
-            if player not in hands:
-                raise RummyError(f"no hand given for player {player!r}")
-        if first not in seats:
-            raise RummyError(f"unknown player {first!r} to move first")
-        seen: set[Card] = set()
-        places = [(f"{p}'s hand", hands[p]) for p in seats]
-        places += [("the stock", stock), ("the discard pile", discard)]
-        for place, cards in places:
-            for card in cards:
-                if not isinstance(card, Card):
-                    raise RummyError(f"{card!r} in {place} is not a card")
-                if card in seen:
-                    raise RummyError(f"{card} is in two places")
-                seen.add(card)
+        seats = check_position(players, hands, stock, discard, first, seed)
         index = seats.index(first)
         return cls(
             players=seats,
@@ -599,7 +191,12 @@ class Hand:
         )
 
     def copy(self) -> Hand:
-        """An independent copy (for look-ahead by computer players and for tests)."""
+        """An independent copy, to try moves on (look-ahead, rollback, tests): whatever
+        is applied to the copy never changes this hand, and the other way round.
+
+        Cards, melds and the outcome are never changed once made, so they are shared;
+        every list and set that moves change is copied.
+        """
         other = Hand.__new__(Hand)
         for name in Hand.__slots__:
             setattr(other, name, getattr(self, name))
@@ -948,12 +545,12 @@ class Hand:
         laid off nothing before this turn (house rule ``rummy_bonus``)."""
         rummy = player not in self._played
         self._finish(
-            _score(self._players, self._rules, self._hands, player, rummy, Termination.WENT_OUT)
+            score_hand(self._players, self._rules, self._hands, player, rummy, Termination.WENT_OUT)
         )
         return [Event("went_out", player), Event("hand_over", None)]
 
     def _end_with_nobody_out(self, reason: Termination) -> list[Event]:
-        self._finish(_score(self._players, self._rules, self._hands, None, False, reason))
+        self._finish(score_hand(self._players, self._rules, self._hands, None, False, reason))
         return [Event("hand_over", None)]
 
     def _finish(self, outcome: HandOutcome) -> None:
@@ -994,35 +591,82 @@ class Hand:
         )
 
     # --- saved state -----------------------------------------------------------------
+    def to_saved(self) -> SavedHand:
+        """The whole state as plain values (a snapshot: later moves do not change it)."""
+        return SavedHand(
+            players=self._players,
+            rules=self._rules,
+            dealer=self._dealer,
+            seed=self._seed,
+            hands={p: tuple(self._hands[p]) for p in self._players},
+            stock=tuple(self._stock),
+            discard=tuple(self._discard),
+            melds=tuple(self._melds),
+            turn=self._turn,
+            phase=self._phase,
+            taken=self._taken,
+            melds_this_turn=self._melds_this_turn,
+            played_this_turn=self._played_this_turn,
+            played=frozenset(self._played),
+            exhaustions=self._exhaustions,
+            turns=self._turns,
+            outcome=self._outcome,
+        )
+
+    @classmethod
+    def from_saved(cls, state: SavedHand) -> Hand:
+        """The hand ``state`` describes, once it is checked to be one play can reach.
+
+        The cards must form a position (``check_position``: a hand for every seat and
+        each card in one place), and the turn must be one the rules allow: a dealer in
+        a seat, a rebuild count and turn count within ``engine.limits``, an outcome
+        exactly when the hand is over, taken or melded cards only after the draw, no
+        more melds this turn than the house rules and the table allow, and a card the
+        player to move may keep. Raises ``InvalidStateError``.
+        """
+        # A seat out of range names nobody, and no player id is empty.
+        to_move = state.players[state.turn] if 0 <= state.turn < len(state.players) else ""
+        try:
+            players = check_position(
+                state.players,
+                state.hands,
+                state.stock,
+                state.discard,
+                to_move,
+                state.seed,
+                state.melds,
+            )
+        except SetupError as exc:
+            raise setup_error_as_invalid_state(exc) from None
+        _check_turn_state(state)
+        hand = cls(
+            players=players,
+            rules=state.rules,
+            dealer=state.dealer,
+            seed=state.seed,
+            hands={p: list(state.hands[p]) for p in players},
+            stock=list(state.stock),
+            discard=list(state.discard),
+            first=state.turn,
+        )
+        hand._melds = list(state.melds)
+        hand._phase = state.phase
+        hand._taken = state.taken
+        hand._melds_this_turn = state.melds_this_turn
+        hand._played_this_turn = state.played_this_turn
+        hand._played = set(state.played)
+        hand._exhaustions = state.exhaustions
+        hand._turns = state.turns
+        if state.outcome is not None:
+            # The outcome lists each hand as play leaves it: sorted by rank.
+            if state.outcome.remaining != {p: tuple(hand._hands[p]) for p in players}:
+                raise InvalidStateError("outcome.remaining does not match the hands")
+            hand._outcome = state.outcome
+        return hand
+
     def to_dict(self) -> dict[str, Any]:
         """The whole state as plain JSON data; ``from_dict`` rebuilds an equal hand."""
-        return {
-            "version": STATE_VERSION,
-            "players": list(self._players),
-            "rules": self._rules.to_dict(),
-            "dealer": self._dealer,
-            "seed": self._seed,
-            "hands": {p: [c.code for c in self._hands[p]] for p in self._players},
-            "stock": [c.code for c in self._stock],
-            "discard": [c.code for c in self._discard],
-            "melds": [
-                {
-                    "kind": m.meld.kind.value,
-                    "cards": [c.code for c in m.meld.cards],
-                    "owners": list(m.owners),
-                }
-                for m in self._melds
-            ],
-            "turn": self.turn,
-            "phase": self._phase.value,
-            "taken": None if self._taken is None else self._taken.code,
-            "melds_this_turn": self._melds_this_turn,
-            "played_this_turn": self._played_this_turn,
-            "played": [p for p in self._players if p in self._played],
-            "exhaustions": self._exhaustions,
-            "turns": self._turns,
-            "outcome": None if self._outcome is None else self._outcome.to_dict(),
-        }
+        return hand_to_dict(self.to_saved())
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Hand:
@@ -1032,123 +676,7 @@ class Hand:
         invalid meld, a turn state that cannot happen, a wrong score) raises
         ``InvalidStateError``.
         """
-        _keys(data, _HAND_KEYS, "hand")
-        if data["version"] != STATE_VERSION:
-            raise InvalidStateError(f"unsupported hand format version {data['version']!r}")
-        raw_players = data["players"]
-        if not isinstance(raw_players, list):
-            raise InvalidStateError("players must be a list")
-        try:
-            players = _check_players(raw_players)
-            rules = HouseRules.from_dict(_obj(data["rules"], "rules"))
-        except InvalidStateError:
-            raise
-        except RummyError as exc:
-            raise InvalidStateError(str(exc)) from None
-        dealer = _int(data["dealer"], "dealer", 0, len(players) - 1)
-        seed = _int(data["seed"], "seed")
-        hands_data = _obj(data["hands"], "hands")
-        if set(hands_data) != set(players):
-            raise InvalidStateError("hands must hold exactly one entry per player")
-        hands = {p: _cards(hands_data[p], f"hands.{p}") for p in players}
-        stock = _cards(data["stock"], "stock")
-        discard = _cards(data["discard"], "discard")
-        melds_data = data["melds"]
-        if not isinstance(melds_data, list):
-            raise InvalidStateError("melds must be a list")
-        melds: list[TableMeld] = []
-        for i, item in enumerate(melds_data):
-            where = f"melds[{i}]"
-            _keys(item, frozenset({"kind", "cards", "owners"}), where)
-            kind = _enum(MeldKind, item["kind"], f"{where}.kind")
-            cards = _cards(item["cards"], f"{where}.cards")
-            try:
-                meld = make_meld(cards, rules)
-            except RummyError as exc:
-                raise InvalidStateError(f"{where}: {exc}") from None
-            if meld != Meld(kind, tuple(cards)):
-                raise InvalidStateError(f"{where} is not a {kind.value} in table order")
-            owners = item["owners"]
-            if not isinstance(owners, list) or len(owners) != len(cards):
-                raise InvalidStateError(f"{where}.owners must name one player per card")
-            melds.append(
-                TableMeld(meld, tuple(_player(o, players, f"{where}.owners") for o in owners))
-            )
-        seen: set[Card] = set()
-        everywhere = [*stock, *discard, *(c for p in players for c in hands[p])]
-        everywhere += [c for m in melds for c in m.cards]
-        for card in everywhere:
-            if card in seen:
-                raise InvalidStateError(f"{card} is in two places")
-            seen.add(card)
-
-        phase = _enum(Phase, data["phase"], "phase")
-        turn_data = data["turn"]
-        taken_data = data["taken"]
-        taken = None if taken_data is None else _card(taken_data, "taken")
-        melds_this_turn = _int(data["melds_this_turn"], "melds_this_turn", 0)
-        played_this_turn = data["played_this_turn"]
-        if not isinstance(played_this_turn, bool):
-            raise InvalidStateError("played_this_turn must be true or false")
-        played_data = data["played"]
-        if not isinstance(played_data, list):
-            raise InvalidStateError("played must be a list of players")
-        played = {_player(p, players, "played") for p in played_data}
-        if played_data != [p for p in players if p in played]:
-            raise InvalidStateError("played must list players once each, in seat order")
-        bound = MAX_RESHUFFLES if rules.empty_stock is EmptyStock.RESHUFFLE else MAX_TURN_OVERS
-        exhaustions = _int(data["exhaustions"], "exhaustions", 0, bound)
-        turns = _int(data["turns"], "turns", 0, MAX_TURNS)
-
-        if phase is Phase.OVER:
-            if turn_data is not None or data["outcome"] is None:
-                raise InvalidStateError("a finished hand has an outcome and nobody to move")
-            turn = 0
-        else:
-            turn = players.index(_player(turn_data, players, "turn"))
-            if data["outcome"] is not None:
-                raise InvalidStateError("a hand still in play has no outcome")
-            if turns >= MAX_TURNS:
-                raise InvalidStateError("turns is at the limit but the hand is not over")
-        if phase is not Phase.PLAY and (taken is not None or melds_this_turn or played_this_turn):
-            raise InvalidStateError("only a player who has drawn can have taken or melded cards")
-        if melds_this_turn and not played_this_turn:
-            raise InvalidStateError("melds_this_turn and played_this_turn disagree")
-        if melds_this_turn > len(melds):
-            raise InvalidStateError("melds_this_turn is more than the melds on the table")
-        if rules.melds_per_turn is MeldsPerTurn.ONE and melds_this_turn > 1:
-            raise InvalidStateError("more than one meld this turn at a one-meld table")
-        if phase is Phase.PLAY:
-            mover = hands[players[turn]]
-            if not mover:
-                raise InvalidStateError("the player to move holds no card")
-            if taken is not None and (taken not in mover or mover == [taken]):
-                raise InvalidStateError("taken must be a card the player to move can keep")
-
-        hand = cls(
-            players=players,
-            rules=rules,
-            dealer=dealer,
-            seed=seed,
-            hands=hands,
-            stock=stock,
-            discard=discard,
-            first=turn,
-        )
-        hand._melds = melds
-        hand._phase = phase
-        hand._taken = taken
-        hand._melds_this_turn = melds_this_turn
-        hand._played_this_turn = played_this_turn
-        hand._played = played
-        hand._exhaustions = exhaustions
-        hand._turns = turns
-        if data["outcome"] is not None:
-            outcome = HandOutcome.from_dict(_obj(data["outcome"], "outcome"), players, rules)
-            if outcome.remaining != {p: tuple(hand._hands[p]) for p in players}:
-                raise InvalidStateError("outcome.remaining does not match the hands")
-            hand._outcome = outcome
-        return hand
+        return cls.from_saved(hand_from_dict(data))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Hand):
@@ -1160,3 +688,42 @@ class Hand:
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"{self.turn} to {self._phase.value}"
         return f"<Hand {len(self._players)} players, {state}>"
+
+
+def _check_turn_state(state: SavedHand) -> None:
+    """Raise ``InvalidStateError`` unless the turn ``state`` records can happen in play."""
+    players = state.players
+    if not 0 <= state.dealer < len(players):
+        raise InvalidStateError("dealer is out of range")
+    if state.melds_this_turn < 0:
+        raise InvalidStateError("melds_this_turn is out of range")
+    rebuilds = MAX_RESHUFFLES if state.rules.empty_stock is EmptyStock.RESHUFFLE else MAX_TURN_OVERS
+    if not 0 <= state.exhaustions <= rebuilds:
+        raise InvalidStateError("exhaustions is out of range")
+    if not 0 <= state.turns <= MAX_TURNS:
+        raise InvalidStateError("turns is out of range")
+    if state.phase is Phase.OVER:
+        if state.outcome is None:
+            raise InvalidStateError("a finished hand has an outcome and nobody to move")
+    else:
+        if state.outcome is not None:
+            raise InvalidStateError("a hand still in play has no outcome")
+        if state.turns >= MAX_TURNS:
+            raise InvalidStateError("turns is at the limit but the hand is not over")
+    taken = state.taken
+    played_this_turn = state.played_this_turn
+    melds_this_turn = state.melds_this_turn
+    if state.phase is not Phase.PLAY and (taken is not None or melds_this_turn or played_this_turn):
+        raise InvalidStateError("only a player who has drawn can have taken or melded cards")
+    if melds_this_turn and not played_this_turn:
+        raise InvalidStateError("melds_this_turn and played_this_turn disagree")
+    if melds_this_turn > len(state.melds):
+        raise InvalidStateError("melds_this_turn is more than the melds on the table")
+    if state.rules.melds_per_turn is MeldsPerTurn.ONE and melds_this_turn > 1:
+        raise InvalidStateError("more than one meld this turn at a one-meld table")
+    if state.phase is Phase.PLAY:
+        mover = state.hands[players[state.turn]]
+        if not mover:
+            raise InvalidStateError("the player to move holds no card")
+        if taken is not None and (taken not in mover or tuple(mover) == (taken,)):
+            raise InvalidStateError("taken must be a card the player to move can keep")

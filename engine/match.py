@@ -15,20 +15,26 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import Action
-from engine.errors import HandOverError, InvalidStateError, NotSeatedError, RummyError
-from engine.hand import Event, Hand, HandOutcome, _check_players, _check_seed, _obj
+from engine.checks import check_players, check_seed
+from engine.errors import HandOverError, InvalidStateError, NotSeatedError
+from engine.hand import Hand
 from engine.rules import HouseRules
+from engine.saved import SavedMatch, match_from_dict, match_to_dict
+from engine.scoring import HandOutcome
+from engine.state import Event
 
-__all__ = ["MATCH_VERSION", "Match", "MatchOutcome", "hand_seed"]
-
-MATCH_VERSION = 1
-"""Format version written by ``Match.to_dict``."""
+__all__ = ["Match", "MatchOutcome", "hand_seed"]
 
 
 def hand_seed(match_seed: int, number: int) -> int:
     """Seed of hand ``number`` (1-based): derived from the match seed, so a whole match
     replays from one seed and its actions."""
     return match_seed * 1000 + number
+
+
+def _first_dealer(match_seed: int, players: Sequence[str]) -> int:
+    """The seat of the first dealer, drawn at random from the match seed."""
+    return random.Random(match_seed).randrange(len(players))
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,11 +44,6 @@ class MatchOutcome:
     winners: tuple[str, ...]
     totals: dict[str, int]
     hands_played: int
-
-
-_MATCH_KEYS = frozenset(
-    {"version", "players", "rules", "seed", "hand_number", "totals", "history", "hand"}
-)
 
 
 class Match:
@@ -78,10 +79,9 @@ class Match:
     @classmethod
     def start(cls, players: Sequence[str], rules: HouseRules, seed: int) -> Match:
         """Begin a match: pick the first dealer at random from ``seed`` and deal hand 1."""
-        seats = _check_players(players)
-        seed = _check_seed(seed)
-        # The same draw is repeated by from_dict to check the saved dealer.
-        dealer = random.Random(seed).randrange(len(seats))
+        seats = check_players(players)
+        seed = check_seed(seed)
+        dealer = _first_dealer(seed, seats)
         hand = Hand.deal(seats, rules, dealer, hand_seed(seed, 1))
         return cls(
             players=seats,
@@ -91,6 +91,23 @@ class Match:
             hand=hand,
             totals=dict.fromkeys(seats, 0),
             history=[],
+        )
+
+    def copy(self) -> Match:
+        """An independent copy, to try moves on and throw away: whatever is applied to
+        the copy never changes this match, and the other way round.
+
+        The current hand is copied (``Hand.copy``); the totals and the history are new
+        containers of the same outcomes, which are never changed once made.
+        """
+        return Match(
+            players=self._players,
+            rules=self._rules,
+            seed=self._seed,
+            hand_number=self._hand_number,
+            hand=self._hand.copy(),
+            totals=dict(self._totals),
+            history=list(self._history),
         )
 
     # --- read-only state -------------------------------------------------------------
@@ -190,71 +207,54 @@ class Match:
         return [Event("deal", self._players[dealer], (self._hand.discard_pile[-1],))]
 
     # --- saved state -----------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        """The whole match as plain JSON data, with format ``version`` 1."""
-        return {
-            "version": MATCH_VERSION,
-            "players": list(self._players),
-            "rules": self._rules.to_dict(),
-            "seed": self._seed,
-            "hand_number": self._hand_number,
-            "totals": dict(self._totals),
-            "history": [outcome.to_dict() for outcome in self._history],
-            "hand": self._hand.to_dict(),
-        }
+    def to_saved(self) -> SavedMatch:
+        """The whole match as plain values (a snapshot: later moves do not change it)."""
+        return SavedMatch(
+            players=self._players,
+            rules=self._rules,
+            seed=self._seed,
+            hand_number=self._hand_number,
+            totals=dict(self._totals),
+            history=tuple(self._history),
+            hand=self._hand.to_saved(),
+        )
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Match:
-        """Rebuild a match from ``to_dict`` data; ``InvalidStateError`` when anything is
-        malformed or inconsistent (totals must be the sum of the hands' scores)."""
-        mapping = _obj(data, "match")
-        unknown = sorted(set(mapping) - _MATCH_KEYS)
-        if unknown:
-            raise InvalidStateError(f"unknown key {unknown[0]!r} in match")
-        missing = sorted(_MATCH_KEYS - set(mapping))
-        if missing:
-            raise InvalidStateError(f"match is missing {missing[0]!r}")
-        if mapping["version"] != MATCH_VERSION:
-            raise InvalidStateError(f"unsupported match format version {mapping['version']!r}")
-        try:
-            raw_players = mapping["players"]
-            if not isinstance(raw_players, list):
-                raise InvalidStateError("players must be a list")
-            players = _check_players(raw_players)
-            rules = HouseRules.from_dict(_obj(mapping["rules"], "rules"))
-            seed = _check_seed(mapping["seed"])
-        except InvalidStateError:
-            raise
-        except RummyError as exc:
-            raise InvalidStateError(str(exc)) from None
-        number = mapping["hand_number"]
-        if not isinstance(number, int) or isinstance(number, bool) or number < 1:
-            raise InvalidStateError("hand_number must be a whole number from 1")
-        hand = Hand.from_dict(_obj(mapping["hand"], "hand"))
-        first_dealer = random.Random(seed).randrange(len(players))
+    def from_saved(cls, state: SavedMatch) -> Match:
+        """The match ``state`` describes, once it is checked to be one play can reach.
+
+        The current hand must pass ``Hand.from_saved`` and be this match's hand number
+        ``hand_number`` (its players, house rules, seed and dealer); ``history`` holds one
+        outcome per finished hand, the current one last once it is over; the totals are
+        the sums of those scores; and the match did not go on past its target or its
+        number of hands. Raises ``InvalidStateError``.
+        """
+        players, rules, seed, number = state.players, state.rules, state.seed, state.hand_number
+        hand = Hand.from_saved(state.hand)
         if (
             hand.players != players
             or hand.rules != rules
             or hand.seed != hand_seed(seed, number)
-            or hand.dealer != (first_dealer + number - 1) % len(players)
+            or hand.dealer != (_first_dealer(seed, players) + number - 1) % len(players)
         ):
             raise InvalidStateError("the current hand does not belong to this match")
-        history_data = mapping["history"]
-        if not isinstance(history_data, list):
-            raise InvalidStateError("history must be a list")
-        history = [
-            HandOutcome.from_dict(_obj(item, "history"), players, rules) for item in history_data
-        ]
+        history = list(state.history)
         finished = number if hand.is_over else number - 1
         if len(history) != finished:
             raise InvalidStateError("history does not hold one outcome per finished hand")
         if hand.is_over and history[-1] != hand.outcome:
             raise InvalidStateError("the last outcome in history is not the current hand's")
-        totals_data = _obj(mapping["totals"], "totals")
         expected = {p: sum(outcome.scores[p] for outcome in history) for p in players}
-        if dict(totals_data) != expected:
+        if dict(state.totals) != expected:
             raise InvalidStateError("totals are not the sum of the hands' scores")
-        match = cls(
+        # A saved match that should have ended must not go on dealing.
+        for past in range(1, finished):
+            running = {p: sum(o.scores[p] for o in history[:past]) for p in players}
+            if rules.target is not None and max(running.values()) >= rules.target:
+                raise InvalidStateError("the match went on after its target was reached")
+        if rules.hands is not None and number > rules.hands:
+            raise InvalidStateError("the match has more hands than agreed")
+        return cls(
             players=players,
             rules=rules,
             seed=seed,
@@ -263,14 +263,16 @@ class Match:
             totals=expected,
             history=history,
         )
-        # A saved match that should have ended must not go on dealing.
-        for past in range(1, finished):
-            running = {p: sum(o.scores[p] for o in history[:past]) for p in players}
-            if rules.target is not None and max(running.values()) >= rules.target:
-                raise InvalidStateError("the match went on after its target was reached")
-        if rules.hands is not None and number > rules.hands:
-            raise InvalidStateError("the match has more hands than agreed")
-        return match
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole match as plain JSON data, with format ``version`` 1."""
+        return match_to_dict(self.to_saved())
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Match:
+        """Rebuild a match from ``to_dict`` data; ``InvalidStateError`` when anything is
+        malformed or inconsistent (totals must be the sum of the hands' scores)."""
+        return cls.from_saved(match_from_dict(data))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Match):

@@ -1,4 +1,4 @@
-"""Melds: sets and runs, and laying cards off onto them.
+"""Melds: sets and runs, laying cards off onto them, and every one a hand could make.
 
 A *set* is 3 or 4 cards of one rank. A *run* is 3 or more cards of one suit whose
 ranks follow one another. Under the house rule ``ace = low`` the ace only sits below
@@ -13,14 +13,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.cards import Card, format_cards, rank_key, suit_key
+from engine.cards import SUIT_ORDER, Card, Suit, format_cards, rank_key, suit_key
 from engine.errors import IllegalMoveError
 from engine.rules import AceRule, HouseRules
 
-__all__ = ["Meld", "MeldKind", "extend_meld", "fits_meld", "make_meld"]
+__all__ = [
+    "Meld",
+    "MeldKind",
+    "extend_meld",
+    "fits_meld",
+    "lay_off_options",
+    "make_meld",
+    "meld_options",
+]
 
 
 class MeldKind(StrEnum):
+    """A set (3 or 4 cards of one rank) or a run (3 or more following cards of a suit)."""
+
     SET = "set"
     RUN = "run"
 
@@ -152,3 +162,103 @@ def fits_meld(meld: Meld, cards: Sequence[Card], rules: HouseRules) -> bool:
     except IllegalMoveError:
         return False
     return True
+
+
+def _by_suit(hand: Sequence[Card]) -> dict[Suit, dict[int, Card]]:
+    """The cards of ``hand`` by suit, then by rank."""
+    table: dict[Suit, dict[int, Card]] = {}
+    for card in hand:
+        table.setdefault(card.suit, {})[card.rank] = card
+    return table
+
+
+def meld_options(hand: Sequence[Card], rules: HouseRules) -> list[tuple[Card, ...]]:
+    """Every group of cards in ``hand`` that is a valid new meld, each in table order.
+
+    Sets: every 3 cards of a rank, and all 4. Runs: every stretch of 3 or more
+    consecutive cards of a suit; under house rule ``ace = high_or_low`` the ace also
+    counts after the king (never both ends at once: K-A-2 is no run).
+    """
+    options: list[tuple[Card, ...]] = []
+    by_rank: dict[int, list[Card]] = {}
+    for card in sorted(hand, key=rank_key):
+        by_rank.setdefault(card.rank, []).append(card)
+    for group in by_rank.values():
+        if len(group) >= 3:
+            options.extend(itertools.combinations(group, 3))
+            if len(group) == 4:
+                options.append(tuple(group))
+    ace_high = rules.ace is AceRule.HIGH_OR_LOW
+    by_suit = _by_suit(hand)
+    for suit in SUIT_ORDER:
+        held = by_suit.get(suit)
+        if held is None or len(held) < 3:
+            continue
+        values = sorted(held)
+        if ace_high and 1 in held:
+            values.append(14)
+        block: list[int] = []
+        for value in [*values, 99]:
+            if block and value == block[-1] + 1:
+                block.append(value)
+                continue
+            for i in range(len(block) - 2):
+                for j in range(i + 3, len(block) + 1):
+                    if block[i] == 1 and block[j - 1] == 14:
+                        continue  # the same ace at both ends
+                    if block[j - 1] == 14 and j - i == 13:
+                        continue  # all 13 cards: already listed with the ace low
+                    options.append(tuple(held[v if v <= 13 else 1] for v in block[i:j]))
+            block = [value]
+    return options
+
+
+def lay_off_options(
+    hand: Sequence[Card], melds: Sequence[Meld], rules: HouseRules
+) -> list[tuple[tuple[Card, ...], int]]:
+    """Every (cards, meld index) lay-off the rules allow from ``hand``.
+
+    A set of 3 takes its 4th card. A run takes a stretch of cards continuing it below,
+    above, or both at once; the ace may follow the king only under house rule
+    ``ace = high_or_low``. Cards are listed in run order.
+    """
+    options: list[tuple[tuple[Card, ...], int]] = []
+    by_suit = _by_suit(hand)
+    top = 14 if rules.ace is AceRule.HIGH_OR_LOW else 13
+    for index, meld in enumerate(melds):
+        first = meld.cards[0]
+        if meld.kind is MeldKind.SET:
+            if len(meld.cards) < 4:
+                for suit in SUIT_ORDER:
+                    card = by_suit.get(suit, {}).get(first.rank)
+                    if card is not None:
+                        options.append(((card,), index))
+            continue
+        held = by_suit.get(first.suit)
+        if not held:
+            continue
+        low_end = first.rank
+        high_end = 14 if meld.ace_high else meld.cards[-1].rank
+        below: list[Card] = []
+        value = low_end - 1
+        while value >= 1 and value in held:
+            below.append(held[value])
+            value -= 1
+        above: list[Card] = []
+        value = high_end + 1
+        while value <= top and (value if value <= 13 else 1) in held:
+            above.append(held[value if value <= 13 else 1])
+            value += 1
+        seen: set[frozenset[Card]] = set()
+        for a in range(len(below) + 1):
+            for b in range(len(above) + 1):
+                if a == 0 and b == 0:
+                    continue
+                cards = (*reversed(below[:a]), *above[:b])
+                key = frozenset(cards)
+                # The ace can end both chains (a run from 2 to K); it is still one card.
+                if len(key) != len(cards) or key in seen:
+                    continue
+                seen.add(key)
+                options.append((cards, index))
+    return options

@@ -29,7 +29,7 @@ from typing import Any
 
 from engine.actions import Action, action_from_dict
 from engine.cards import Card, sort_by_rank
-from engine.errors import RummyError
+from engine.errors import RummyError, SetupError, SetupFault
 from engine.hand import Hand
 from engine.rules import HouseRules
 
@@ -55,10 +55,30 @@ def _card_list(value: object, where: str) -> list[Card]:
     return cards
 
 
+def _setup_message(exc: SetupError) -> str:
+    """A fault of the laid-out position, worded after the field of the file it is in."""
+    match exc.fault:
+        case SetupFault.PLAYER_TWICE:
+            return "players: a player is listed twice"
+        case SetupFault.PLAYER_COUNT:
+            return f"players: {exc}"
+        case SetupFault.SEED:
+            return "seed must be a whole number"
+        case SetupFault.UNKNOWN_HAND:
+            return f"hands: unknown player {exc.subject!r}"
+        case SetupFault.MISSING_HAND:
+            return f"hands: missing field {exc.subject!r}"
+        case SetupFault.UNSEATED_FIRST:
+            return f"first: unknown player {exc.subject!r}"
+    return str(exc)
+
+
 def load(data: object) -> tuple[Hand, list[tuple[str, Action]]]:
     """Check a whole replay document and build the starting hand and the action list.
 
-    Raises ``MalformedReplayError`` with a one-line message when anything is wrong.
+    The fields are read first; the position they lay out is then checked by
+    ``Hand.from_position``, as for any laid-out hand. Raises ``MalformedReplayError``
+    with a one-line message when anything is wrong.
     """
     if not isinstance(data, dict):
         raise MalformedReplayError("the replay must be a JSON object")
@@ -72,35 +92,21 @@ def load(data: object) -> tuple[Hand, list[tuple[str, Action]]]:
         rules = HouseRules.from_dict(data.get("rules", {}))
     except RummyError as exc:
         raise MalformedReplayError(f"rules: {exc}") from None
-
     players = data["players"]
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
         raise MalformedReplayError("players must be a list of player names")
-    if len(set(players)) != len(players):
-        raise MalformedReplayError("players: a player is listed twice")
-    if not 2 <= len(players) <= 6:
-        raise MalformedReplayError("players: Rummy is played by 2 to 6 players")
-
     hands_data = data["hands"]
     if not isinstance(hands_data, dict):
         raise MalformedReplayError("hands must map each player to a list of card codes")
-    for player in hands_data:
-        if player not in players:
-            raise MalformedReplayError(f"hands: unknown player {player!r}")
-    for player in players:
-        if player not in hands_data:
-            raise MalformedReplayError(f"hands: missing field {player!r}")
-    hands = {p: _card_list(hands_data[p], f"hands.{p}") for p in players}
+    hands = {p: _card_list(cards, f"hands.{p}") for p, cards in hands_data.items()}
     stock = _card_list(data["stock"], "stock")
     discard = _card_list(data["discard"], "discard")
-
-    first = data["first"]
-    if not isinstance(first, str) or first not in players:
-        raise MalformedReplayError(f"first: unknown player {first!r}")
-    seed = data["seed"]
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise MalformedReplayError("seed must be a whole number")
-
+    try:
+        hand = Hand.from_position(
+            players, rules, hands, stock, discard, data["first"], data["seed"]
+        )
+    except SetupError as exc:
+        raise MalformedReplayError(_setup_message(exc)) from None
     actions_data = data["actions"]
     if not isinstance(actions_data, list):
         raise MalformedReplayError("actions must be a list")
@@ -118,11 +124,6 @@ def load(data: object) -> tuple[Hand, list[tuple[str, Action]]]:
             actions.append((player, action_from_dict(item)))
         except RummyError as exc:
             raise MalformedReplayError(f"{where}: {exc}") from None
-
-    try:
-        hand = Hand.from_position(players, rules, hands, stock, discard, first, seed)
-    except RummyError as exc:
-        raise MalformedReplayError(str(exc)) from None
     return hand, actions
 
 

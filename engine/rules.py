@@ -98,9 +98,7 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
         "Double the points for going out in one turn",
         choices=_values(RummyBonus),
     ),
-    RuleOption(
-        "empty_stock", "What happens when the stock runs out", choices=_values(EmptyStock)
-    ),
+    RuleOption("empty_stock", "What happens when the stock runs out", choices=_values(EmptyStock)),
     RuleOption("target", "Play until someone reaches this score", minimum=1, maximum=10000),
     RuleOption("hands", "Play this many hands instead of to a target", minimum=1, maximum=100),
     RuleOption("turn_timeout", "Seconds per turn (0 = no timer)", minimum=0, maximum=3600),

@@ -9,13 +9,12 @@ any risk of showing a hand. After the hand, every remaining card is public.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from engine.actions import Action
-    from engine.cards import Card
-    from engine.hand import HandOutcome, Phase, TableMeld
-    from engine.rules import HouseRules
+from engine.actions import Action
+from engine.cards import Card
+from engine.rules import HouseRules
+from engine.scoring import HandOutcome
+from engine.state import Phase, TableMeld
 
 __all__ = ["HandView"]
 

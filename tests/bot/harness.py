@@ -15,7 +15,7 @@ from typing import Any
 
 from bot import RummyBot
 from engine import Card, Hand, Match, fits_meld, hand_points, parse_cards
-from engine.hand import meld_options
+from engine.melds import meld_options
 from tables import Table
 from tables.records import live_table
 from tests.fakediscord import Actor, FakeDiscord

@@ -54,6 +54,23 @@ def position(
     )
 
 
+def finished_hand() -> Hand:
+    """Two players; ann has gone out with a rummy (A♠ 2♠ 3♠, then 9♣ discarded)."""
+    hand = position({"ann": "AS 2S 3S", "bob": "KD 5C"}, stock="9C", discard="2H")
+    hand.apply("ann", DrawStock())
+    hand.apply("ann", MeldCards(tuple(cards("AS 2S 3S"))))
+    hand.apply("ann", Discard(card("9C")))
+    return hand
+
+
+def mid_turn_hand() -> Hand:
+    """Two players; ann took 7♣ from the pile and melded A♠ 2♠ 3♠, and must discard."""
+    hand = position({"ann": "AS 2S 3S 4S QH", "bob": "KD 5C"}, stock="9C 8C", discard="2H 7C")
+    hand.apply("ann", TakeDiscard())
+    hand.apply("ann", MeldCards(tuple(cards("AS 2S 3S"))))
+    return hand
+
+
 def every_card(hand: Hand) -> list[Card]:
     """Every card of the hand, wherever it is: hands, stock, discard pile, melds."""
     data = hand.to_dict()

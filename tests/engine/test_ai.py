@@ -28,7 +28,7 @@ from engine import (
     TakeDiscard,
 )
 from engine.ai import Level, choose_action, timeout_action
-from engine.hand import meld_options
+from engine.melds import meld_options
 
 from .helpers import card, cards, position
 

@@ -1,8 +1,9 @@
 """One hand: the deal, the turn, every refusal of RULES.md, going out, rummy, scoring,
-both empty-stock rules and the turn limit."""
+both empty-stock rules, the turn limit, copies, and refused moves that change nothing."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -32,10 +33,18 @@ from engine import (
     TakeDiscard,
     Termination,
     full_deck,
-    lowest_count_scores,
 )
 
-from .helpers import assert_refused, card, cards, every_card, play_out, position
+from .helpers import (
+    assert_refused,
+    card,
+    cards,
+    choose,
+    every_card,
+    mid_turn_hand,
+    play_out,
+    position,
+)
 
 
 def meld(codes: str) -> MeldCards:
@@ -511,23 +520,6 @@ def test_scores_count_aces_by_the_ace_rule(ace: AceRule, expected: int) -> None:
     assert hand.outcome.scores == {"ann": expected, "bob": 0}
 
 
-@pytest.mark.parametrize(
-    ("counts", "winners", "scores"),
-    [
-        ({"a": 6, "b": 15, "c": 7, "d": 21}, ("a",), {"a": 25, "b": 0, "c": 0, "d": 0}),
-        ({"a": 5, "b": 5, "c": 10}, ("a", "b"), {"a": 2, "b": 2, "c": 0}),  # 5 split: 2 each
-        ({"a": 5, "b": 5, "c": 6}, ("a", "b"), {"a": 0, "b": 0, "c": 0}),  # 1 split: rounded down
-        ({"a": 3, "b": 8, "c": 3, "d": 3}, ("a", "c", "d"), {"a": 1, "b": 0, "c": 1, "d": 1}),
-        ({"a": 4, "b": 4}, ("a", "b"), {"a": 0, "b": 0}),
-        ({"a": 0, "b": 30}, ("a",), {"a": 30, "b": 0}),
-    ],
-)
-def test_lowest_count_scoring(
-    counts: dict[str, int], winners: tuple[str, ...], scores: dict[str, int]
-) -> None:
-    assert lowest_count_scores(counts) == (winners, scores)
-
-
 def test_nobody_out_ending_scores_the_lowest_count() -> None:
     # 6 / 15 / 7 / 21: the stock is empty and the pile too small to rebuild.
     table = {"ann": "6C", "bob": "10D 5C", "cat": "7H", "dan": "KD JC AS"}
@@ -675,3 +667,46 @@ def test_players_who_only_take_the_discard_hit_the_turn_limit(empty_stock: Empty
     assert hand.outcome is not None
     assert hand.outcome.reason is Termination.TURN_LIMIT
     assert hand.outcome.went_out is None
+
+
+# --- copies, and refused moves change nothing -------------------------------------------
+def test_copies_are_independent() -> None:
+    hand = mid_turn_hand()
+    twin = hand.copy()
+    twin.apply("ann", Discard(card("QH")))
+    assert twin != hand
+    assert hand.turn == "ann"
+
+
+def test_refused_moves_change_nothing_in_random_states() -> None:
+    rng = random.Random(99)
+    hand = Hand.deal(["a", "b", "c", "d"], HouseRules(), 0, 99)
+    deck = full_deck()
+    refused = 0
+    while not hand.is_over:
+        player = hand.turn
+        assert player is not None
+        legal = hand.legal_actions(player)
+        for _ in range(5):
+            attempt = rng.choice(
+                [
+                    DrawStock(),
+                    TakeDiscard(),
+                    Discard(rng.choice(deck)),
+                    MeldCards(tuple(rng.sample(deck, 3))),
+                    LayOff(tuple(rng.sample(deck, 1)), rng.randrange(-1, 3)),
+                ]
+            )
+            who = rng.choice([player, "a", "b", "zz"])
+            before = json.dumps(hand.to_dict(), sort_keys=True)
+            trial = hand.copy()
+            try:
+                trial.apply(who, attempt)
+            except RummyError:
+                refused += 1
+                # the refused move left the original, and the copy, untouched
+                assert json.dumps(trial.to_dict(), sort_keys=True) == before
+            else:
+                assert who == player and attempt in legal
+        hand.apply(*choose(hand, rng, "uniform"))
+    assert refused > 100

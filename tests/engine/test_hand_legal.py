@@ -21,8 +21,6 @@ from engine import (
     MeldsPerTurn,
     TakeDiscard,
 )
-from engine.hand import lay_off_options, meld_options
-from engine.melds import make_meld
 
 from .helpers import cards, choose, position
 
@@ -109,19 +107,6 @@ def test_high_aces_and_both_ends() -> None:
     assert all(not {c.rank for c in m} >= {13, 1, 2} for m in melds), "K-A-2 never"
 
 
-def test_lay_off_options_on_a_long_run_use_the_ace_once() -> None:
-    rules = HouseRules(ace=AceRule.HIGH_OR_LOW)
-    run = make_meld(cards("2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS"), rules)
-    options = lay_off_options(cards("AS"), [run], rules)
-    assert options == [(tuple(cards("AS")), 0)]
-
-
-def test_meld_options_count() -> None:
-    assert len(meld_options(cards("7C 7D 7H 7S"), HouseRules())) == 5  # 4 threes + the four
-    assert len(meld_options(cards("AS 2S 3S 4S 5S"), HouseRules())) == 6  # 3 + 2 + 1 runs
-    assert len(meld_options(cards("JS QS KS AS"), HouseRules(ace=AceRule.HIGH_OR_LOW))) == 3
-
-
 def test_draw_phase_choices() -> None:
     hand = position({"a": "5C", "b": "6D"}, stock="9C", discard="7C")
     assert hand.legal_actions("a") == [DrawStock(), TakeDiscard()]
@@ -141,11 +126,3 @@ def test_play_phase_listing_is_ordered_melds_lay_offs_discards() -> None:
     ]
     hand.apply("a", MeldCards(tuple(cards("AS 2S 3S"))))
     assert hand.legal_actions("a")[0] == LayOff(tuple(cards("4S")), 0)
-
-
-def test_a_whole_suit_is_listed_once() -> None:
-    rules = HouseRules(ace=AceRule.HIGH_OR_LOW)
-    suit = cards("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS")
-    options = [frozenset(o) for o in meld_options(suit, rules)]
-    assert len(options) == len(set(options))
-    assert frozenset(suit) in options

@@ -206,3 +206,56 @@ def test_a_saved_match_that_should_have_ended_is_refused() -> None:
     data["hand_number"] = 2
     with pytest.raises(InvalidStateError):
         Match.from_dict(data)
+
+
+def _snapshot(match: Match) -> str:
+    return json.dumps(match.to_dict(), sort_keys=True)
+
+
+def test_a_copy_plays_on_without_changing_the_original() -> None:
+    match = Match.start(["a", "b", "c", "d"], HouseRules(target=None, hands=3), seed=21)
+    rng = random.Random(21)
+    for _ in range(25):
+        match.apply(*choose(match.hand, rng, "eager"))
+    before = match.to_dict()
+    frozen = _snapshot(match)
+    twin = match.copy()
+    assert twin == match and twin is not match and twin.hand is not match.hand
+    # The copy finishes this hand, deals the next and plays into it.
+    finish_hand(twin, random.Random(5))
+    twin.next_hand()
+    for _ in range(10):
+        twin.apply(*choose(twin.hand, rng, "uniform"))
+    assert twin != match
+    assert _snapshot(match) == frozen
+    assert match.to_dict() == before
+    assert match.history == [] and match.totals == dict.fromkeys("abcd", 0)
+
+
+def test_the_original_plays_on_without_changing_a_copy() -> None:
+    match = Match.start(["a", "b"], HouseRules(target=None, hands=2), seed=3)
+    finish_hand(match, random.Random(3))
+    twin = match.copy()
+    frozen = _snapshot(twin)
+    history = twin.history
+    match.next_hand()
+    finish_hand(match, random.Random(4))
+    assert match.is_over
+    assert _snapshot(twin) == frozen
+    assert twin.history == history and not twin.is_over
+    assert Match.from_dict(twin.to_dict()) == twin
+
+
+def test_a_copy_takes_refused_and_accepted_moves_like_the_original() -> None:
+    match = Match.start(["a", "b", "c"], HouseRules(), seed=9)
+    rng = random.Random(9)
+    while not match.is_over:
+        if match.hand.is_over:
+            match.next_hand()
+        twin = match.copy()
+        player, action = choose(match.hand, rng, "eager")
+        assert twin.apply(player, action) == match.apply(player, action)
+        assert twin == match
+        with pytest.raises(NotSeatedError):
+            twin.apply("zed", DrawStock())
+        assert twin == match

@@ -11,7 +11,9 @@ from engine import (
     MeldKind,
     extend_meld,
     fits_meld,
+    lay_off_options,
     make_meld,
+    meld_options,
 )
 
 from .helpers import cards
@@ -163,3 +165,25 @@ def test_lay_offs_refused(meld: str, added: str, rules: HouseRules, message: str
         extend_meld(base, cards(added), rules)
     assert str(caught.value) == message
     assert not fits_meld(base, cards(added), rules)
+
+
+# --- every meld and lay-off a hand could make ---------------------------------------------
+def test_lay_off_options_on_a_long_run_use_the_ace_once() -> None:
+    rules = HouseRules(ace=AceRule.HIGH_OR_LOW)
+    run = make_meld(cards("2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS"), rules)
+    options = lay_off_options(cards("AS"), [run], rules)
+    assert options == [(tuple(cards("AS")), 0)]
+
+
+def test_meld_options_count() -> None:
+    assert len(meld_options(cards("7C 7D 7H 7S"), HouseRules())) == 5  # 4 threes + the four
+    assert len(meld_options(cards("AS 2S 3S 4S 5S"), HouseRules())) == 6  # 3 + 2 + 1 runs
+    assert len(meld_options(cards("JS QS KS AS"), HouseRules(ace=AceRule.HIGH_OR_LOW))) == 3
+
+
+def test_a_whole_suit_is_listed_once() -> None:
+    rules = HouseRules(ace=AceRule.HIGH_OR_LOW)
+    suit = cards("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS")
+    options = [frozenset(o) for o in meld_options(suit, rules)]
+    assert len(options) == len(set(options))
+    assert frozenset(suit) in options

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engine.replay import main
+from engine.replay import MalformedReplayError, load, main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -252,3 +252,30 @@ def test_missing_file_and_usage() -> None:
         check=False,
     )
     assert result.returncode == 2 and len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"players": ["ann", "ann", "bob"]}, "players: a player is listed twice"),
+        (
+            {"players": ["ann"], "hands": {"ann": ["AS"]}},
+            "players: Rummy is played by 2 to 6 players",
+        ),
+        ({"players": ["ann", 3]}, "players must be a list of player names"),
+        ({"hands": {"ann": [], "bob": [], "cat": [], "dan": []}}, "hands: unknown player 'dan'"),
+        ({"hands": {"ann": [], "bob": []}}, "hands: missing field 'cat'"),
+        ({"first": "zed"}, "first: unknown player 'zed'"),
+        ({"first": None}, "first: unknown player None"),
+        ({"seed": "7"}, "seed must be a whole number"),
+        ({"seed": True}, "seed must be a whole number"),
+        ({"stock": ["9C", "AS"]}, "AS is in two places"),
+        ({"discard": ["2H", "2H"]}, "2H is in two places"),
+    ],
+)
+def test_each_fault_of_the_position_is_named_after_its_field(
+    changes: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(MalformedReplayError) as caught:
+        load(example(**changes))
+    assert str(caught.value) == message

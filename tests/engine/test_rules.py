@@ -9,11 +9,13 @@ import pytest
 from engine import (
     MAX_RESHUFFLES,
     MAX_TURNS,
+    RULE_OPTIONS,
     AceRule,
     EmptyStock,
     GoOut,
     HouseRules,
     MeldsPerTurn,
+    RuleOption,
     RummyBonus,
     RummyError,
 )
@@ -115,3 +117,68 @@ def test_describe_states_the_bounds_of_the_engine() -> None:
     fixed = " ".join(HouseRules(target=None, hands=4, ace=AceRule.HIGH_OR_LOW).describe())
     assert "4 hands" in fixed
     assert "counts 15" in fixed
+
+
+# The Discord side builds its slash-command options from this declaration.
+DESCRIPTIONS = {
+    "ace": "Aces low only, or high or low",
+    "melds_per_turn": "How many melds a player may put down in one turn",
+    "go_out": "Whether the last card must be discarded",
+    "rummy_bonus": "Double the points for going out in one turn",
+    "empty_stock": "What happens when the stock runs out",
+    "target": "Play until someone reaches this score",
+    "hands": "Play this many hands instead of to a target",
+    "turn_timeout": "Seconds per turn (0 = no timer)",
+}
+
+
+def test_rule_options_declare_every_house_rule_in_field_order() -> None:
+    assert [option.name for option in RULE_OPTIONS] == list(HouseRules.__dataclass_fields__)
+    assert {option.name: option.description for option in RULE_OPTIONS} == DESCRIPTIONS
+    assert all(len(option.description) <= 100 for option in RULE_OPTIONS)
+
+
+def test_rule_options_are_choices_or_ranges() -> None:
+    kinds = {
+        "ace": AceRule,
+        "melds_per_turn": MeldsPerTurn,
+        "go_out": GoOut,
+        "rummy_bonus": RummyBonus,
+        "empty_stock": EmptyStock,
+    }
+    for option in RULE_OPTIONS:
+        if option.name in kinds:
+            assert option.choices == tuple(member.value for member in kinds[option.name])
+            assert (option.minimum, option.maximum) == (None, None)
+        else:
+            assert option.choices is None
+            assert option.minimum is not None and option.maximum is not None
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        RULE_OPTIONS[0].name = "aces"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "option", [o for o in RULE_OPTIONS if o.choices is None], ids=lambda o: o.name
+)
+def test_whole_number_rules_are_checked_against_their_declared_range(option: RuleOption) -> None:
+    assert option.minimum is not None and option.maximum is not None
+    other = {"target": None} if option.name == "hands" else {}
+    for value in (option.minimum, option.maximum):
+        assert HouseRules.from_dict({**other, option.name: value}).to_dict()[option.name] == value
+    message = f"{option.name} must be a whole number from {option.minimum} to {option.maximum}"
+    for value in (option.minimum - 1, option.maximum + 1):
+        with pytest.raises(RummyError) as caught:
+            HouseRules.from_dict({**other, option.name: value})
+        assert str(caught.value) == message
+
+
+@pytest.mark.parametrize(
+    "option", [o for o in RULE_OPTIONS if o.choices is not None], ids=lambda o: o.name
+)
+def test_choice_rules_accept_exactly_their_declared_choices(option: RuleOption) -> None:
+    assert option.choices is not None
+    for value in option.choices:
+        assert HouseRules.from_dict({option.name: value}).to_dict()[option.name] == value
+    with pytest.raises(RummyError) as caught:
+        HouseRules.from_dict({option.name: "nonsense"})
+    assert str(caught.value) == f"{option.name} must be one of: {', '.join(option.choices)}"

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from engine import Card, HouseRules, Meld, fits_meld, full_deck, hand_points, make_meld, parse_cards
-from engine.hand import meld_options
+from engine.melds import meld_options
 
 from .actors import Actor, Reply
 from .components import buttons, selects
