@@ -1,35 +1,313 @@
-"""The folder layout is the architecture: these checks keep it honest."""
+"""The folder layout is the architecture: these checks keep it honest.
+
+The import graph is computed from the source of every package in the
+repository (not from a list of files kept by hand). Each rule is checked on
+the real tree, and on a small planted tree that breaks it, to show it can fail.
+"""
+
+from __future__ import annotations
 
 import ast
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-FORBIDDEN_IN_ENGINE = {"discord", "asyncio", "aiosqlite", "sqlite3", "aiohttp", "socket"}
+
+# Top to bottom. A module may import from its own package or from a lower
+# layer, never from a higher one nor sideways into another package of its layer.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("bot",),  # the entry point: settings, logging, run
+    ("app",),  # the Bot: builds and wires everything in setup_hook
+    ("cogs",),  # slash commands and component ids -> flows
+    ("flows",),  # what happens on a click, a command or a timer
+    ("presentation",),  # Discord output, never a state change
+    ("tables",),  # table state, locks, the unit of work
+    ("transport",),  # discord.py's private parts
+    ("engine", "db"),  # pure rules; storage
+)
+NOT_PRODUCT = {"tests", ".venv", ".ci-venv", ".git"}
+PURE = {"engine": {"discord", "asyncio", "aiosqlite", "sqlite3", "aiohttp", "socket"}}
+NO_DISCORD = ("engine", "db")
 
 
-def _imported_roots(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    roots: set[str] = set()
-    for node in ast.walk(tree):
+@dataclass
+class Module:
+    name: str
+    path: Path
+    is_package: bool
+    # Project modules imported when this module is loaded (type-only imports included).
+    imports: set[str] = field(default_factory=set)
+    # Top-level names of third-party modules imported when it is loaded.
+    external: set[str] = field(default_factory=set)
+    # (line, what) of imports of project modules made inside a function.
+    late_imports: list[tuple[int, str]] = field(default_factory=list)
+    # (line, what) of private names taken from another project module.
+    private_names: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def package(self) -> str:
+        return self.name.split(".")[0]
+
+
+def discover(root: Path) -> dict[str, Module]:
+    """Every module of the project under ``root``: its top-level packages and modules."""
+    modules: dict[str, Module] = {}
+    for path in sorted(root.rglob("*.py")):
+        relative = path.relative_to(root)
+        if relative.parts[0] in NOT_PRODUCT or any(p.startswith(".") for p in relative.parts):
+            continue
+        if len(relative.parts) > 1 and not (root / relative.parts[0] / "__init__.py").exists():
+            continue  # a folder of scripts, not a package
+        parts = list(relative.with_suffix("").parts)
+        is_package = parts[-1] == "__init__"
+        if is_package:
+            parts.pop()
+        name = ".".join(parts)
+        modules[name] = Module(name, path, is_package)
+    for module in modules.values():
+        _read_imports(module, modules)
+    return modules
+
+
+def _walk_with_depth(node: ast.AST, in_function: bool = False) -> Iterator[tuple[ast.AST, bool]]:
+    for child in ast.iter_child_nodes(node):
+        yield child, in_function
+        inside = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
+        yield from _walk_with_depth(child, inside)
+
+
+def _read_imports(module: Module, modules: dict[str, Module]) -> None:
+    tree = ast.parse(module.path.read_text(encoding="utf-8"))
+    package = module.name if module.is_package else module.name.rpartition(".")[0]
+    for node, in_function in _walk_with_depth(tree):
+        targets: list[str] = []
+        relative = False
         if isinstance(node, ast.Import):
-            roots.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            roots.add(node.module.split(".")[0])
-    return roots
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            relative = node.level > 0
+            base = node.module or ""
+            if relative:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - (node.level - 1)] if node.level > 1 else anchor
+                base = ".".join([*anchor, *([base] if base else [])])
+            for alias in node.names:
+                candidate = f"{base}.{alias.name}"
+                targets.append(candidate if candidate in modules else base)
+                if (
+                    alias.name.startswith("_")
+                    and base.split(".")[0] in {m.split(".")[0] for m in modules}
+                    and base != module.name
+                ):
+                    module.private_names.append((node.lineno, f"{base}.{alias.name}"))
+        else:
+            continue
+        for target in targets:
+            top = target.split(".")[0]
+            if not any(name == top or name.startswith(top + ".") for name in modules):
+                if not in_function:
+                    module.external.add(top)
+                continue
+            if in_function:
+                module.late_imports.append((node.lineno, target))
+                continue
+            module.imports.add(target)
+            if not relative and top != module.package:
+                # Importing a.b.c from outside runs a and a.b first.
+                pieces = target.split(".")
+                module.imports.update(
+                    ".".join(pieces[:i]) for i in range(1, len(pieces)) if ".".join(pieces[:i])
+                )
+    module.imports &= set(modules)
+    module.imports.discard(module.name)
 
 
-ENGINE_MODULES = sorted((ROOT / "engine").rglob("*.py"))
+def layer_of(package: str) -> int | None:
+    for rank, names in enumerate(LAYERS):
+        if package in names:
+            return rank
+    return None
 
 
-@pytest.mark.parametrize("module", ENGINE_MODULES, ids=lambda p: str(p.relative_to(ROOT)))
-def test_engine_module_is_pure(module: Path) -> None:
-    bad = _imported_roots(module) & FORBIDDEN_IN_ENGINE
-    assert not bad, f"{module.name} imports {sorted(bad)}: the engine must stay free of I/O"
+def cycles(modules: dict[str, Module]) -> list[list[str]]:
+    """Strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(name: str) -> None:
+        index[name] = low[name] = len(index)
+        stack.append(name)
+        on_stack.add(name)
+        for target in sorted(modules[name].imports):
+            if target not in index:
+                visit(target)
+                low[name] = min(low[name], low[target])
+            elif target in on_stack:
+                low[name] = min(low[name], index[target])
+        if low[name] == index[name]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == name:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for name in sorted(modules):
+        if name not in index:
+            visit(name)
+    return found
 
 
-def test_imported_roots_sees_both_import_forms(tmp_path: Path) -> None:
-    sample = tmp_path / "sample.py"
-    sample.write_text("import asyncio.subprocess\nfrom discord import ui\nfrom . import local\n")
-    assert _imported_roots(sample) == {"asyncio", "discord"}
+def layering_violations(modules: dict[str, Module]) -> list[str]:
+    problems = []
+    unplaced = sorted({m.package for m in modules.values() if layer_of(m.package) is None})
+    problems += [f"package {package!r} is in no layer" for package in unplaced]
+    for module in modules.values():
+        mine = layer_of(module.package)
+        if mine is None:
+            continue
+        # The module named, not the packages loaded on the way to it.
+        imports = module.imports
+        named = {t for t in imports if not any(o.startswith(t + ".") for o in imports)}
+        for target in sorted(named):
+            package = target.split(".")[0]
+            if package == module.package:
+                continue
+            theirs = layer_of(package)
+            if theirs is None or theirs <= mine:
+                problems.append(f"{module.name} imports {target}: not a lower layer")
+    return problems
+
+
+def purity_violations(modules: dict[str, Module]) -> list[str]:
+    problems = []
+    for module in modules.values():
+        if module.package in NO_DISCORD and "discord" in module.external:
+            problems.append(f"{module.name} imports discord")
+        bad = module.external & PURE.get(module.package, set())
+        if bad:
+            problems.append(f"{module.name} imports {sorted(bad)}: the engine must stay pure")
+    return problems
+
+
+def late_import_violations(modules: dict[str, Module]) -> list[str]:
+    return [
+        f"{module.name}:{line} imports {what} inside a function"
+        for module in modules.values()
+        for line, what in module.late_imports
+    ]
+
+
+def private_name_violations(modules: dict[str, Module]) -> list[str]:
+    return [
+        f"{module.name}:{line} takes the private {what}"
+        for module in modules.values()
+        for line, what in module.private_names
+    ]
+
+
+CHECKS = {
+    "cycles": lambda modules: [" -> ".join(group) for group in cycles(modules)],
+    "layers": layering_violations,
+    "purity": purity_violations,
+    "late imports": late_import_violations,
+    "private names": private_name_violations,
+}
+
+
+@pytest.fixture(scope="module")
+def project() -> dict[str, Module]:
+    return discover(ROOT)
+
+
+def test_the_graph_covers_every_package(project: dict[str, Module]) -> None:
+    packages = {module.package for module in project.values()}
+    assert packages == {name for layer in LAYERS for name in layer}
+    assert "flows.router" in project and "engine.hand" in project
+    assert {"tables", "presentation.actions", "flows.router"} <= project["flows.lobby"].imports
+
+
+def test_mypy_checks_every_package() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    checked = {Path(name).stem for name in config["tool"]["mypy"]["files"]}
+    assert checked == {name for layer in LAYERS for name in layer}
+
+
+@pytest.mark.parametrize("check", sorted(CHECKS))
+def test_the_project_keeps_the_rule(project: dict[str, Module], check: str) -> None:
+    assert CHECKS[check](project) == []
+
+
+# --- each rule can fail: a planted tree that breaks it -------------------------------------
+def plant(root: Path, files: dict[str, str]) -> dict[str, Module]:
+    for name, source in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(source, encoding="utf-8")
+        init = path.parent / "__init__.py"
+        if path.parent != root and not init.exists():
+            init.write_text("", encoding="utf-8")
+    return discover(root)
+
+
+def test_a_planted_cycle_is_found(tmp_path: Path) -> None:
+    modules = plant(
+        tmp_path,
+        {
+            "tables/a.py": "from tables.b import thing\n",
+            "tables/b.py": "from typing import TYPE_CHECKING\n"
+            "if TYPE_CHECKING:\n    from .a import other\n",
+        },
+    )
+    assert CHECKS["cycles"](modules) == ["tables.a -> tables.b"]
+
+
+def test_a_planted_upward_import_is_found(tmp_path: Path) -> None:
+    modules = plant(tmp_path, {"tables/a.py": "from flows.b import x\n", "flows/b.py": "x = 1\n"})
+    assert CHECKS["layers"](modules) == ["tables.a imports flows.b: not a lower layer"]
+
+
+def test_a_planted_sideways_import_is_found(tmp_path: Path) -> None:
+    modules = plant(tmp_path, {"engine/a.py": "import db.b\n", "db/b.py": "x = 1\n"})
+    assert CHECKS["layers"](modules) == ["engine.a imports db.b: not a lower layer"]
+
+
+def test_a_planted_package_outside_the_layers_is_found(tmp_path: Path) -> None:
+    modules = plant(tmp_path, {"helpers/a.py": "x = 1\n"})
+    assert CHECKS["layers"](modules) == ["package 'helpers' is in no layer"]
+
+
+def test_a_planted_discord_import_in_db_is_found(tmp_path: Path) -> None:
+    modules = plant(tmp_path, {"db/a.py": "import discord\n", "engine/b.py": "import asyncio\n"})
+    assert CHECKS["purity"](modules) == [
+        "db.a imports discord",
+        "engine.b imports ['asyncio']: the engine must stay pure",
+    ]
+
+
+def test_a_planted_import_inside_a_function_is_found(tmp_path: Path) -> None:
+    modules = plant(
+        tmp_path,
+        {
+            "flows/a.py": "def f():\n    from tables.b import x\n    import json\n",
+            "tables/b.py": "x = 1\n",
+        },
+    )
+    assert CHECKS["late imports"](modules) == ["flows.a:2 imports tables.b inside a function"]
+
+
+def test_a_planted_private_name_is_found(tmp_path: Path) -> None:
+    modules = plant(
+        tmp_path, {"engine/a.py": "from engine.b import _helper\n", "engine/b.py": "_helper = 1\n"}
+    )
+    assert CHECKS["private names"](modules) == ["engine.a:1 takes the private engine.b._helper"]
