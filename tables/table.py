@@ -7,6 +7,7 @@ live table survives a restart; the lock is the only thing that is not saved.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import secrets
 import time
@@ -28,6 +29,49 @@ MISSED_TURNS_BEFORE_AUTOPILOT = 3
 
 
 GAME_ID = re.compile("[0-9a-f]{1,16}")
+
+
+# What a change may touch, and so what a snapshot keeps; the clocks of the
+# process (the lock, hand messages, last_seen, changes) and what never
+# changes (channel, guild, game id, creation time) are left out.
+RESTORED = (
+    "rules",
+    "seed",
+    "seats",
+    "stage",
+    "message_id",
+    "match",
+    "log",
+    "last_human_action",
+    "turn_deadline",
+    "selections",
+    "sort_modes",
+    "dm_closed",
+    "dm_closed_told",
+    "next_cpu_number",
+    "host_id",
+)
+
+
+def _copy_state(state: dict[str, Any]) -> dict[str, Any]:
+    """Copies of a table's parts deep enough that changing the table never
+    changes them (rules and the scalars are immutable; the match copies itself)."""
+    copied = dict(state)
+    copied["seats"] = [dataclasses.replace(seat) for seat in state["seats"]]
+    copied["match"] = None if state["match"] is None else state["match"].copy()
+    copied["log"] = deque(state["log"], maxlen=LOG_LINES)
+    copied["selections"] = {key: list(codes) for key, codes in state["selections"].items()}
+    copied["sort_modes"] = dict(state["sort_modes"])
+    copied["dm_closed"] = set(state["dm_closed"])
+    copied["dm_closed_told"] = set(state["dm_closed_told"])
+    return copied
+
+
+@dataclass(frozen=True)
+class TableSnapshot:
+    """A table's state at one moment, made by ``Table.snapshot``."""
+
+    state: dict[str, Any]
 
 
 def new_game_id() -> str:
@@ -237,25 +281,13 @@ class Table:
         if self.turn_deadline is not None:
             self.turn_deadline += downtime
 
-    def restore(self, snapshot: dict[str, Any]) -> None:
-        """Put this table back to an earlier ``to_dict`` snapshot, in place,
-        keeping its lock: used when an action could not be saved."""
-        other = Table.from_dict(snapshot)
-        for name in (
-            "rules",
-            "seed",
-            "seats",
-            "stage",
-            "message_id",
-            "match",
-            "log",
-            "last_human_action",
-            "turn_deadline",
-            "selections",
-            "sort_modes",
-            "dm_closed",
-            "dm_closed_told",
-            "next_cpu_number",
-            "host_id",
-        ):
-            setattr(self, name, getattr(other, name))
+    def snapshot(self) -> TableSnapshot:
+        """What ``restore`` needs to put this table back as it is now."""
+        return TableSnapshot(_copy_state({name: getattr(self, name) for name in RESTORED}))
+
+    def restore(self, snapshot: TableSnapshot) -> None:
+        """Put this table back as it was at ``snapshot``, in place, keeping its lock:
+        used when a change could not be saved or was refused half-way. A snapshot
+        can be restored more than once."""
+        for name, value in _copy_state(snapshot.state).items():
+            setattr(self, name, value)

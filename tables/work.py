@@ -21,13 +21,12 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any
 
 from db import Database, StorageError
 
 from .records import live_table, match_record
 from .registry import TableRegistry
-from .table import Stage, Table
+from .table import Stage, Table, TableSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -74,16 +73,17 @@ class TableChange:
         self.table = table
         self.refresh = refresh
         self.saved = False
-        self._snapshot: dict[str, Any] = {}
+        self._snapshot: TableSnapshot | None = None
         self._turn_before: TurnMarker = None
 
     async def __aenter__(self) -> TableChange:
-        self._snapshot = self.table.to_dict()
+        self._snapshot = self.table.snapshot()
         self._turn_before = _turn_marker(self.table)
         return self
 
     def roll_back(self) -> None:
         """Put the table back as it was when the change began."""
+        assert self._snapshot is not None, "a change rolls back only once entered"
         self.table.restore(self._snapshot)
 
     async def save(self) -> None:

@@ -25,13 +25,30 @@ def test_table_round_trips_through_json() -> None:
 def test_restore_puts_back_an_earlier_state_in_place() -> None:
     table = playing_table()
     lock = table.lock
-    snapshot = table.to_dict()
+    saved = table.to_dict()
+    snapshot = table.snapshot()
     turn = table.match.hand.turn  # type: ignore[union-attr]
     table.match.apply(turn, DrawStock())  # type: ignore[union-attr, arg-type]
     table.stage = Stage.HAND_OVER
+    table.seats[0].missed_turns = 2
+    table.log.append("a move")
+    table.selections["1"] = ["AS"]
+    table.dm_closed.add(1)
     table.restore(snapshot)
-    assert table.to_dict() == snapshot
+    assert table.to_dict() == saved
     assert table.lock is lock
+
+
+def test_a_snapshot_can_be_restored_again_after_more_changes() -> None:
+    table = playing_table()
+    saved = table.to_dict()
+    snapshot = table.snapshot()
+    for _ in range(2):
+        turn = table.match.hand.turn  # type: ignore[union-attr]
+        table.match.apply(turn, DrawStock())  # type: ignore[union-attr, arg-type]
+        table.seats[1].autopilot = True
+        table.restore(snapshot)
+        assert table.to_dict() == saved
 
 
 @pytest.mark.parametrize(
