@@ -11,7 +11,7 @@ from cogs.rummy import RummyCog
 from db import Database
 from flows.game import Game
 from flows.restore import restore_tables
-from transport.events import slim_clicked_messages
+from transport.events import ignore_message_traffic, slim_clicked_messages
 
 from .settings import Settings
 from .wiring import build_game
@@ -25,17 +25,21 @@ class RummyBot(commands.Bot):
     game: Game
 
     def __init__(self, settings: Settings, **options: object) -> None:
-        # Slash commands and components need only the guilds intent: no
-        # privileged intents (members, presences, message content).
+        # No privileged intents (members, presences, message content): slash
+        # commands and components need only the guilds intent; guild messages
+        # tell the bot at once when a table message is deleted.
         intents = discord.Intents.none()
         intents.guilds = True
+        intents.guild_messages = True
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
+            max_messages=None,  # no message cache: the bot reads no messages
             **options,  # type: ignore[arg-type]
         )
         slim_clicked_messages(self)
+        ignore_message_traffic(self)
         self.settings = settings
         self.db: Database | None = None
         self.restored_tables = 0

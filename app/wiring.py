@@ -6,6 +6,7 @@ import discord
 
 from db import Database
 from flows.automation import Automation
+from flows.channels import ChannelEvents
 from flows.config import GameConfig
 from flows.ending import Ending
 from flows.followups import FollowUps
@@ -54,6 +55,8 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
                 await work.record_message(table)
 
     refresher.on_moved = record_moved_table
+    channels = ChannelEvents(work, refresher)
+    refresher.on_lost = channels.table_lost
 
     handlers = Handlers()
     lobby = Lobby(config, work, moves, notifier)
@@ -77,4 +80,5 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
         stats=stats,
         server_rules=ServerRules(db, tables),
         router=ComponentRouter(tables, handlers),
+        channels=channels,
     )

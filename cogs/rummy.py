@@ -86,6 +86,26 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ba
         finally:
             release_interaction(interaction)
 
+    @commands.Cog.listener()
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        self.game.channels.messages_deleted(payload.channel_id, [payload.message_id])
+
+    @commands.Cog.listener()
+    async def on_raw_bulk_message_delete(
+        self, payload: discord.RawBulkMessageDeleteEvent
+    ) -> None:
+        self.game.channels.messages_deleted(payload.channel_id, payload.message_ids)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        async with self.game.tasks.handling():
+            await self.game.channels.channel_lost(channel.id)
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        async with self.game.tasks.handling():
+            await self.game.channels.guild_lost(guild.id)
+
     async def interaction_check(self, interaction: Interaction) -> bool:
         # Runs before every command of this cog: no command starts once the
         # bot is shutting down, so nothing writes to a closing database.

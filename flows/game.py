@@ -10,6 +10,7 @@ from presentation.refresh import TableRefresher
 from tables import TableRegistry, TableWork
 
 from .automation import Automation
+from .channels import ChannelEvents
 from .config import GameConfig
 from .ending import Ending
 from .lobby import Lobby
@@ -40,6 +41,7 @@ class Game:
     stats: Stats
     server_rules: ServerRules
     router: ComponentRouter
+    channels: ChannelEvents
 
     async def close(self) -> None:
         """Stop the timers and background work, then the table edits."""

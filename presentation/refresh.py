@@ -30,6 +30,9 @@ log = logging.getLogger(__name__)
 # Discord refuses further edits of an old message after many edits (30046)
 # and a deleted message cannot be edited (10008): both move the table.
 MOVE_TABLE_CODES = {30046, 10008}
+# The channel is gone (10003 Unknown Channel) or the bot may no longer see it
+# (50001 Missing Access): no message of the table can ever be shown again.
+CHANNEL_LOST_CODES = {10003, 50001}
 # An edit refused even after discord.py's own retries (rate limited, Discord
 # failing) is tried again later from the latest state: dropping it would leave
 # the channel showing an old position, or never the final result.
@@ -54,12 +57,15 @@ class TableRefresher:
         client: discord.Client,
         budget: RequestBudget | None = None,
         on_moved: Callable[[Table], Awaitable[None]] | None = None,
+        on_lost: Callable[[Table], Awaitable[None]] | None = None,
     ) -> None:
         self.client = client
         self.budget = budget or RequestBudget()
         self._pending: dict[int, _Pending] = {}
         # Called once a table is on a fresh message, to record its id.
         self.on_moved = on_moved
+        # Called when the table's channel is gone or out of the bot's sight.
+        self.on_lost = on_lost
 
     def request(self, table: Table) -> None:
         """Ask for the table's message to show its current state, soon."""
@@ -119,6 +125,13 @@ class TableRefresher:
                     else:
                         await self._edit(table, embed, controls)
                 except discord.HTTPException as error:
+                    if error.code in CHANNEL_LOST_CODES:
+                        pending.dirty = False
+                        if self.on_lost is not None:
+                            await self.on_lost(table)
+                        else:
+                            log.warning("the channel %s is lost", table.channel_id)
+                        return
                     retryable = error.status == 429 or error.status >= 500
                     if moving and not retryable:
                         # Refused (no right to post here, most likely): the

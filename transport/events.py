@@ -77,6 +77,19 @@ def slim_clicked_messages(client: discord.Client) -> None:
     parsers["INTERACTION_CREATE"] = parse_interaction_create
 
 
+def ignore_message_traffic(client: discord.Client) -> None:
+    """Parse no message created or edited anywhere: the bot listens to message
+    events only to hear of deletions (its table messages), and every other
+    message of every channel it sees would otherwise be built into objects."""
+    parsers = event_parsers(client)
+    for event in ("MESSAGE_CREATE", "MESSAGE_UPDATE"):
+        parsers[event] = _ignore
+
+
+def _ignore(data: dict[str, Any]) -> None:
+    del data
+
+
 def release_interaction(interaction: Interaction) -> None:
     """Break the cycle between a finished interaction and its response object.
 

@@ -175,6 +175,22 @@ class FakeDiscord:
         self.gateway.dispatch("CHANNEL_UPDATE", payloads.channel(self.world, channel.id),
                               guild_id=channel.guild_id)
 
+    def delete_message(self, message: Message) -> None:
+        """A member with Manage Messages deletes ``message`` (the bot hears MESSAGE_DELETE
+        if it has the guild messages intent)."""
+        self.world.delete_message(message)
+        data = {"id": str(message.id), "channel_id": str(message.channel_id)}
+        if message.guild_id is not None:
+            data["guild_id"] = str(message.guild_id)
+        self.gateway.dispatch("MESSAGE_DELETE", data, guild_id=message.guild_id)
+
+    def delete_channel(self, channel: Channel) -> None:
+        """An admin deletes ``channel``: CHANNEL_DELETE, and from then on every request
+        about it answers 404 Unknown Channel."""
+        payload = payloads.channel(self.world, channel.id)
+        self.world.delete_channel(channel)
+        self.gateway.dispatch("CHANNEL_DELETE", payload, guild_id=channel.guild_id)
+
     def post_user_message(self, user: User, channel: Channel, content: str) -> Message:
         message = self.world.add_message(channel, user.id, {"content": content})
         self.gateway.dispatch("MESSAGE_CREATE", payloads.message(self.world, message, gateway=True),

@@ -464,6 +464,18 @@ class World:
         self._channel_changed(message.channel_id)
         self.changed()
 
+    def delete_channel(self, channel: Channel) -> None:
+        """The channel and every message in it are gone."""
+        for message_id in list(self.channel_log.get(channel.id, [])):
+            self.messages.pop(message_id, None)
+        self.channel_log.pop(channel.id, None)
+        self.channels.pop(channel.id, None)
+        if channel.guild_id is not None:
+            guild = self.guilds[channel.guild_id]
+            if channel.id in guild.channel_ids:
+                guild.channel_ids.remove(channel.id)
+        self.changed()
+
     def channel_messages(self, channel_id: int, *, viewer: int | None = None,
                          include_ephemeral: bool = False) -> list[Message]:
         """Messages oldest first; ephemeral ones only for ``viewer`` (or all if asked)."""

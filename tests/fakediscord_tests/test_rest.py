@@ -149,3 +149,27 @@ async def test_command_registration(api: Api, fake_discord: FakeDiscord) -> None
     assert (await api("GET", f"{base}/{created['id']}"))[1]["code"] == 10063
     guilds = f"/applications/{fake_discord.application_id}/guilds/42/commands"
     assert (await api("GET", guilds))[1]["code"] == 10004
+
+
+async def test_a_deleted_channel_is_unknown_from_then_on(
+    api: Api, fake_discord: FakeDiscord, room: tuple[Channel, Actor]
+) -> None:
+    channel, _ = room
+    status, _ = await api("POST", f"/channels/{channel.id}/messages", {"content": "hi"})
+    assert status == 200
+    fake_discord.delete_channel(channel)
+    status, body = await api("POST", f"/channels/{channel.id}/messages", {"content": "hi"})
+    assert (status, body["code"]) == (404, 10003)
+
+
+async def test_a_member_can_delete_a_message(
+    api: Api, fake_discord: FakeDiscord, room: tuple[Channel, Actor]
+) -> None:
+    channel, _ = room
+    _, posted = await api("POST", f"/channels/{channel.id}/messages", {"content": "hi"})
+    message = fake_discord.message(channel, int(posted["id"]))
+    assert message is not None
+    fake_discord.delete_message(message)
+    assert fake_discord.message(channel, message.id) is None
+    status, body = await api("GET", f"/channels/{channel.id}/messages/{message.id}")
+    assert (status, body["code"]) == (404, 10008)
