@@ -32,6 +32,8 @@ class FollowUps:
     def after_save(self, table: Table, follow_up: FollowUp) -> None:
         if follow_up.refresh:
             self.refresher.request(table)
+        if follow_up.result_kept:
+            self.tasks.spawn(self.notifier.result_kept(table.channel_id), "result-kept-notice")
         if table.stage is Stage.FINISHED:
             self.automation.cancel(table)
             return

@@ -112,14 +112,27 @@ class Notifier:
         return self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     async def restore_failed(self, channel_id: int) -> None:
+        await self.tell_channel(
+            channel_id,
+            "⚠️ The Rummy game in this channel could not be restored after a restart. "
+            "Its saved state is kept for the bot's admin. `/rummy start` opens a new game.",
+        )
+
+    async def result_kept(self, channel_id: int) -> None:
+        await self.tell_channel(
+            channel_id,
+            "⚠️ The result of this Rummy game could not be saved to the leaderboard: the "
+            "bot's database is failing. The result is kept for the bot's admin, who can "
+            "record it once the database is repaired. `/rummy start` opens a new game.",
+        )
+
+    async def tell_channel(self, channel_id: int, text: str) -> None:
+        """A notice to everyone in a table's channel; a failure is only logged."""
         channel = self.client.get_partial_messageable(channel_id)
         try:
-            await channel.send(
-                "⚠️ The Rummy game in this channel could not be restored after a restart. "
-                "Its saved state is kept for the bot's admin. `/rummy start` opens a new game."
-            )
+            await channel.send(text)
         except discord.HTTPException:
-            log.warning("could not tell channel %s about its lost table", channel_id)
+            log.warning("could not tell channel %s: %s", channel_id, text)
 
 
 def _while_hand(table: Table, hand: int, text: str) -> str | None:

@@ -17,12 +17,13 @@ click failed.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
 
-from db import Database, StorageError
+from db import Database, StorageError, unrecorded
 
 from .records import live_table, match_record
 from .registry import TableRegistry
@@ -31,6 +32,10 @@ from .table import Stage, Table, TableSnapshot
 log = logging.getLogger(__name__)
 
 NOT_SAVED = "⚠️ That could not be saved, so it did not happen. Please try again in a moment."
+# A match result the database refuses this many times in a row is kept aside
+# as a file (db.unrecorded) and its table closed: a database that keeps
+# failing must never hold a channel's game for ever.
+RECORD_ATTEMPTS = 3
 
 TurnMarker = tuple[int, str | None] | None
 
@@ -55,6 +60,8 @@ class FollowUp:
     # The public table message must be redrawn (False when the click's own
     # answer already shows it, or nothing public changed).
     refresh: bool
+    # The match's result could not be recorded and was kept aside for the host.
+    result_kept: bool = False
 
 
 AfterSave = Callable[[Table, FollowUp], None]
@@ -73,6 +80,7 @@ class TableChange:
         self.table = table
         self.refresh = refresh
         self.saved = False
+        self.result_kept = False
         self._snapshot: TableSnapshot | None = None
         self._turn_before: TurnMarker = None
 
@@ -94,7 +102,7 @@ class TableChange:
         """
         table = self.table
         try:
-            await self.work.commit(table)
+            self.result_kept = await self.work.commit(table)
         except StorageError:
             log.exception("could not save table in channel %s", table.channel_id)
             self.roll_back()
@@ -118,7 +126,9 @@ class TableChange:
                 self.table.lock.mark_saved()
             return
         follow_up = FollowUp(
-            turn_changed=_turn_marker(self.table) != self._turn_before, refresh=self.refresh
+            turn_changed=_turn_marker(self.table) != self._turn_before,
+            refresh=self.refresh,
+            result_kept=self.result_kept,
         )
         self.work.after_save(self.table, follow_up)
 
@@ -130,19 +140,50 @@ class TableWork:
         self.db = db
         self.tables = tables
         self.after_save = after_save
+        self.kept_results = unrecorded.folder_for(db.path)
+        # Channel -> failed attempts in a row to record its match.
+        self._record_failures: dict[int, int] = {}
 
     def change(self, table: Table, *, refresh: bool = True) -> TableChange:
         """A change to ``table``, which the caller has locked."""
         return TableChange(self, table, refresh=refresh)
 
-    async def commit(self, table: Table) -> None:
-        """Write the table as it is now; raises ``StorageError`` with nothing written."""
+    async def commit(self, table: Table) -> bool:
+        """Write the table as it is now; raises ``StorageError`` with nothing written.
+        True when a finished match's result had to be kept aside (``_record``)."""
         if table.stage is Stage.FINISHED:
-            await self.db.record_match(
-                match_record(table, abandoned=False), remove_live=table.channel_id
-            )
+            return await self._record(table, abandoned=False)
+        await self.db.save_live_table(live_table(table))
+        return False
+
+    async def _record(self, table: Table, *, abandoned: bool) -> bool:
+        """Record the table's match and take the table out of the live set.
+
+        A refusal raises ``StorageError``, until the database has refused this
+        match ``RECORD_ATTEMPTS`` times in a row: then the result is kept as a
+        file for the host to record later, the live table is let go, and this
+        returns True.
+        """
+        record = match_record(table, abandoned=abandoned)
+        channel = table.channel_id
+        try:
+            await self.db.record_match(record, remove_live=channel)
+        except StorageError:
+            failures = self._record_failures.get(channel, 0) + 1
+            if failures < RECORD_ATTEMPTS:
+                self._record_failures[channel] = failures
+                raise
         else:
-            await self.db.save_live_table(live_table(table))
+            self._record_failures.pop(channel, None)
+            return False
+        path = await asyncio.to_thread(unrecorded.keep, self.kept_results, record)
+        self._record_failures.pop(channel, None)
+        log.error("the database keeps refusing the match in channel %s; kept in %s", channel, path)
+        try:
+            await self.db.delete_live_table(channel)
+        except StorageError:
+            log.exception("could not let go of the live table in channel %s", channel)
+        return True
 
     async def open(self, table: Table) -> None:
         """Put a new table into play in its channel; ``NotSaved`` if it cannot be saved."""
@@ -156,18 +197,17 @@ class TableWork:
     async def close(self, table: Table) -> None:
         """Take a table out of play; a started match is recorded as abandoned (no
         winner), with whatever hands it completed. ``NotSaved`` changes nothing."""
+        kept = False
         try:
             if table.match is not None:
-                await self.db.record_match(
-                    match_record(table, abandoned=True), remove_live=table.channel_id
-                )
+                kept = await self._record(table, abandoned=True)
             else:
                 await self.db.delete_live_table(table.channel_id)
         except StorageError:
             raise NotSaved() from None
         table.stage = Stage.FINISHED
         self.tables.remove(table.channel_id)
-        self.after_save(table, FollowUp(turn_changed=True, refresh=False))
+        self.after_save(table, FollowUp(turn_changed=True, refresh=False, result_kept=kept))
 
     async def record_message(self, table: Table) -> None:
         """Save a table whose message moved; a failure is logged, not raised: the

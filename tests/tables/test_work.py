@@ -3,14 +3,17 @@ whole, and what follows a change runs only once it is saved."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from db import Database
+from db.unrecorded import kept_files, load
 from engine import DrawStock, RummyError
 from tables import NOT_SAVED, FollowUp, NotSaved, Stage, Table, TableRegistry, TableWork
+from tables.work import RECORD_ATTEMPTS
 from tests.db.faults import writes_fail
 
 from .helpers import playing_table
@@ -170,3 +173,27 @@ async def test_a_table_that_cannot_be_opened_is_not_in_play(work: TableWork) -> 
     with writes_fail(), pytest.raises(NotSaved):
         await work.open(table)
     assert work.tables.get(table.channel_id) is None
+
+
+async def test_closing_a_match_the_database_keeps_refusing_keeps_it_aside(
+    work: TableWork, db: Database, followed: Recorder
+) -> None:
+    table = await opened(work)
+    other = sqlite3.connect(db.path, isolation_level=None)
+    other.execute(
+        "CREATE TRIGGER refuse BEFORE INSERT ON matches "
+        "BEGIN SELECT RAISE(ABORT, 'damaged'); END"
+    )
+    other.close()
+    for _ in range(RECORD_ATTEMPTS - 1):
+        with pytest.raises(NotSaved):
+            await work.close(table)
+        assert work.tables.get(table.channel_id) is table and followed.calls == []
+    await work.close(table)
+    assert work.tables.get(table.channel_id) is None
+    assert followed.calls == [
+        (table.channel_id, FollowUp(turn_changed=True, refresh=False, result_kept=True))
+    ]
+    [kept] = kept_files(work.kept_results)
+    assert load(kept).abandoned and load(kept).channel_id == table.channel_id
+    assert (await db.load_live_tables()).tables == []
