@@ -184,6 +184,14 @@ SQL_RANK: Final = {order: _rank_sql(keys) for order, keys in ORDER_KEYS.items()}
 SQL_COUNT_PLAYERS: Final = "SELECT COUNT(*) FROM player_stats WHERE guild_id = ?"
 SQL_PLAYER: Final = f"SELECT {_STATS_COLUMNS} FROM player_stats WHERE guild_id = ? AND user_id = ?"
 
+SQL_CARD_EMOJI: Final = "SELECT name, emoji_id, digest FROM card_emoji"
+SQL_CLEAR_CARD_EMOJI: Final = "DELETE FROM card_emoji"
+SQL_ADD_CARD_EMOJI: Final = "INSERT INTO card_emoji (name, emoji_id, digest) VALUES (?, ?, ?)"
+SQL_ALL_PLAYER_PREFS: Final = "SELECT user_id, prefs FROM player_prefs"
+SQL_SET_PLAYER_PREFS: Final = """
+INSERT INTO player_prefs (user_id, prefs, updated_at) VALUES (?, ?, ?)
+ON CONFLICT (user_id) DO UPDATE SET prefs = excluded.prefs, updated_at = excluded.updated_at
+"""
 SQL_GET_GUILD_RULES: Final = "SELECT rules FROM guild_settings WHERE guild_id = ?"
 SQL_ALL_GUILD_RULES: Final = "SELECT guild_id, rules FROM guild_settings"
 SQL_SET_GUILD_RULES: Final = """
@@ -736,6 +744,58 @@ class Database:
             await conn.execute(SQL_SET_GUILD_RULES, (guild_id, text, time.time()))
 
         await self._run(f"saving the house rules of guild {guild_id}", body)
+
+    # ------------------------------------------------------------ card faces
+
+    async def card_emoji(self) -> dict[str, tuple[int, str]]:
+        """The card emojis uploaded so far: name -> (emoji id, digest of its image)."""
+
+        async def body(conn: aiosqlite.Connection) -> dict[str, tuple[int, str]]:
+            rows = await conn.execute_fetchall(SQL_CARD_EMOJI)
+            return {str(name): (int(emoji_id), str(digest)) for name, emoji_id, digest in rows}
+
+        return await self._run("reading the card emojis", body)
+
+    async def set_card_emoji(self, emojis: dict[str, tuple[int, str]]) -> None:
+        """Record the card emojis as they now are, replacing what was recorded."""
+        rows = [(name, emoji_id, digest) for name, (emoji_id, digest) in emojis.items()]
+
+        async def body(conn: aiosqlite.Connection) -> None:
+            async with _transaction(conn):
+                await conn.execute(SQL_CLEAR_CARD_EMOJI)
+                await conn.executemany(SQL_ADD_CARD_EMOJI, rows)
+
+        await self._run("recording the card emojis", body)
+
+    # ----------------------------------------------------- players' own choices
+
+    async def load_player_prefs(self) -> dict[int, dict[str, Any]]:
+        """Every person's own choices, for the bot to keep in memory; a row that
+        is not a JSON object is left out with a warning."""
+
+        async def body(conn: aiosqlite.Connection) -> dict[int, dict[str, Any]]:
+            found: dict[int, dict[str, Any]] = {}
+            for user_id, text in await conn.execute_fetchall(SQL_ALL_PLAYER_PREFS):
+                try:
+                    prefs = json.loads(text)
+                except (TypeError, ValueError):
+                    prefs = None
+                if isinstance(prefs, dict):
+                    found[int(user_id)] = prefs
+                else:
+                    log.warning("ignoring unreadable choices of user %s", user_id)
+            return found
+
+        return await self._run("reading the players' choices", body)
+
+    async def set_player_prefs(self, user_id: int, prefs: dict[str, Any]) -> None:
+        """Replace one person's own choices."""
+        text = to_json(prefs)
+
+        async def body(conn: aiosqlite.Connection) -> None:
+            await conn.execute(SQL_SET_PLAYER_PREFS, (user_id, text, time.time()))
+
+        await self._run(f"saving the choices of user {user_id}", body)
 
     # --------------------------------------------------------------- plumbing
 

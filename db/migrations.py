@@ -180,10 +180,30 @@ CREATE TABLE guild_settings (
 );
 """
 
+_FACES_AND_PREFERENCES = """
+-- The bot's card faces, uploaded as its application emojis: which emoji
+-- shows which card, and a digest of the image it was made from, so a new
+-- drawing replaces the old emoji.
+CREATE TABLE card_emoji (
+    name        TEXT    PRIMARY KEY,
+    emoji_id    INTEGER NOT NULL,
+    digest      TEXT    NOT NULL
+) WITHOUT ROWID;
+
+-- What each person chose for themselves, wherever they play (DMs they
+-- want, four-colour cards): a JSON object of the choices they made.
+CREATE TABLE player_prefs (
+    user_id     INTEGER PRIMARY KEY,
+    prefs       TEXT    NOT NULL CHECK (json_valid(prefs)),
+    updated_at  REAL    NOT NULL
+);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core schema: results, live tables, set-aside tables", _CORE),
     Migration(2, "leaderboard aggregates, filled from recorded results", _PLAYER_STATS),
     Migration(3, "per-server default house rules", _GUILD_SETTINGS),
+    Migration(4, "card faces as emojis, and players' own choices", _FACES_AND_PREFERENCES),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

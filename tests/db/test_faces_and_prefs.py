@@ -1,0 +1,41 @@
+"""The card emojis and each person's own choices, on a real SQLite file."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from db import Database
+
+
+async def test_card_emojis_are_replaced_as_a_whole_and_survive_a_restart(
+    db: Database, db_path: Path
+) -> None:
+    assert await db.card_emoji() == {}
+    await db.set_card_emoji({"ace_of_spades": (11, "aa"), "card_back": (12, "bb")})
+    await db.set_card_emoji({"ace_of_spades": (21, "cc")})
+    assert await db.card_emoji() == {"ace_of_spades": (21, "cc")}
+    await db.close()
+    again = await Database.open(db_path)
+    try:
+        assert await again.card_emoji() == {"ace_of_spades": (21, "cc")}
+    finally:
+        await again.close()
+
+
+async def test_players_choices_are_kept_per_person(db: Database, db_path: Path) -> None:
+    await db.set_player_prefs(5, {"four_colour": True})
+    await db.set_player_prefs(6, {"turn_dm": False})
+    await db.set_player_prefs(5, {"four_colour": False, "turn_dm": True})
+    assert await db.load_player_prefs() == {
+        5: {"four_colour": False, "turn_dm": True},
+        6: {"turn_dm": False},
+    }
+
+
+async def test_an_unreadable_choice_is_left_out(db: Database, db_path: Path) -> None:
+    await db.set_player_prefs(5, {"four_colour": True})
+    other = sqlite3.connect(db_path, isolation_level=None)
+    other.execute("INSERT INTO player_prefs VALUES (7, '[1, 2]', 0)")
+    other.close()
+    assert await db.load_player_prefs() == {5: {"four_colour": True}}
