@@ -14,32 +14,26 @@ import gc
 import logging
 import sys
 from collections.abc import Coroutine
-from pathlib import Path
 from typing import Any
 
+import aiohttp
 import discord
 from dotenv import load_dotenv
 
 from app.bot import RummyBot
 from app.settings import Settings, SettingsError
 from db import StorageError
-from db.lock import ProcessLock
 from transport.private import missing_private_parts, point_at
 
 log = logging.getLogger("rummy")
 
 __all__ = ["RummyBot", "Settings", "SettingsError", "main"]
 
+# Where discord.py sends REST calls unless DISCORD_API_BASE says otherwise.
+DISCORD_API = "https://discord.com/api/v10"
+
 # New container objects between two young collections (Python's default: 700).
 GC_YOUNG_THRESHOLD = 100_000
-
-
-def check_database_free(path: Path) -> None:
-    """Stop before connecting to Discord when another bot process holds the
-    database: both would answer the same clicks. ``Database.open`` takes the
-    same lock for good once the bot runs."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    ProcessLock.acquire(path).release()
 
 
 def run_event_loop(main: Coroutine[Any, Any, None]) -> None:
@@ -52,9 +46,13 @@ def run_event_loop(main: Coroutine[Any, Any, None]) -> None:
 
 
 async def serve(bot: RummyBot, token: str) -> None:
-    """Log in and run until stopped, closing the bot (and its database) on the way out."""
+    """Open the database, log in and run until stopped, closing the bot (and its
+    database) on the way out."""
     async with bot:
-        await bot.login(token)  # runs setup_hook: the database, the restored tables
+        # Before Discord: a database the bot cannot use (held by another bot,
+        # damaged, read-only) stops it before it connects to Discord.
+        await bot.open_database()
+        await bot.login(token)  # runs setup_hook: the game, the restored tables
         # What start-up built lives as long as the process: the collector's full
         # passes need not walk it again and again.
         gc.freeze()
@@ -93,7 +91,6 @@ def main() -> int:
     gc.set_threshold(GC_YOUNG_THRESHOLD, 10, 10)
     bot = RummyBot(settings)
     try:
-        check_database_free(settings.database_path)
         with contextlib.suppress(KeyboardInterrupt):
             # uvloop: the same asyncio, with the event loop and sockets in C; at
             # hundreds of clicks a second the loop's own bookkeeping is a
@@ -108,7 +105,27 @@ def main() -> int:
             file=sys.stderr,
         )
         return 1
+    except aiohttp.ClientError as error:
+        print(
+            f"error: cannot reach Discord at {settings.api_base or DISCORD_API}: "
+            f"{one_line(error)}; check the network, or DISCORD_API_BASE.",
+            file=sys.stderr,
+        )
+        return 1
+    except discord.HTTPException as error:
+        print(
+            f"error: {settings.api_base or DISCORD_API} answered {one_line(error)}; "
+            "is DISCORD_API_BASE a Discord API?",
+            file=sys.stderr,
+        )
+        return 1
     return 0
+
+
+def one_line(error: BaseException, limit: int = 300) -> str:
+    """An error's text for a one-line message: a server's answer may be a whole web page."""
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 if __name__ == "__main__":

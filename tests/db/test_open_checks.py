@@ -9,56 +9,27 @@ from __future__ import annotations
 
 import asyncio
 import os
-import random
 import shutil
-import sqlite3
 import sys
-import tempfile
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from db import Database, DatabaseDamagedError, LiveTable, StorageError
+from db import Database, DatabaseDamagedError, StorageError
 
-from .factories import computer, hand, human, match
-from .faults import writes_fail
+from .faults import (
+    DROP_PRIVILEGES,
+    build,
+    damage_page,
+    hand_over,
+    pages,
+    shared_folder,
+    writes_fail,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
-NOBODY = 65534
-
-
-async def build(path: Path, matches: int = 40) -> None:
-    """A database with results in every table, all in the main file (no log left)."""
-    async with await Database.open(path) as db:
-        for n in range(matches):
-            record = match(
-                [human("a", 1 + n % 7), human("b", 100 + n % 5), computer("c")],
-                [hand(h, {"a": 10 + h}, went_out="a") for h in range(1, 4)],
-                ("a",),
-                channel_id=1000 + n,
-            )
-            await db.record_match(record)
-        await db.save_live_table(LiveTable(7, 1, 70, {}, {"turn": 3}, 1.0))
-        await db.set_guild_rules(1, {"target": 200})
-
-
-def pages(path: Path) -> tuple[int, int, dict[str, int]]:
-    """The file's page size, page count, and the root page of every table and index."""
-    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
-        size = conn.execute("PRAGMA page_size").fetchone()[0]
-        count = conn.execute("PRAGMA page_count").fetchone()[0]
-        roots = dict(conn.execute("SELECT name, rootpage FROM sqlite_master WHERE rootpage > 0"))
-    return size, count, roots
-
-
-def overwrite_page(path: Path, page: int, page_size: int) -> None:
-    """Garbage over one whole page (numbered from 1), as a bad sector or a stray write leaves."""
-    garbage = random.Random(page).randbytes(page_size)
-    with path.open("r+b") as file:
-        file.seek((page - 1) * page_size)
-        file.write(garbage)
 
 
 @pytest.fixture
@@ -73,7 +44,7 @@ async def built(db_path: Path) -> Path:
 
 async def test_a_damaged_page_of_matches_is_refused_with_how_to_recover(built: Path) -> None:
     size, _, roots = pages(built)
-    overwrite_page(built, roots["matches"], size)
+    damage_page(built, roots["matches"], size)
     with pytest.raises(DatabaseDamagedError) as caught:
         await Database.open(built)
     message = str(caught.value)
@@ -94,7 +65,7 @@ async def test_damage_to_any_page_is_noticed(built: Path, tmp_path: Path) -> Non
         copy = tmp_path / f"page-{page}" / "rummy.db"
         copy.parent.mkdir()
         shutil.copyfile(built, copy)
-        overwrite_page(copy, page, size)
+        damage_page(copy, page, size)
         try:
             (await Database.open(copy)).abandon()
         except DatabaseDamagedError:
@@ -105,7 +76,7 @@ async def test_damage_to_any_page_is_noticed(built: Path, tmp_path: Path) -> Non
 
 async def test_a_damaged_header_page_is_refused(built: Path) -> None:
     size, _, _ = pages(built)
-    overwrite_page(built, 1, size)
+    damage_page(built, 1, size)
     with pytest.raises(StorageError, match=str(built)):
         await Database.open(built)
 
@@ -115,29 +86,8 @@ async def test_a_damaged_header_page_is_refused(built: Path) -> None:
 
 @pytest.fixture
 def shared_dir() -> Iterator[Path]:
-    """A folder the unprivileged user can reach: pytest's own are root's alone."""
-    folder = Path(tempfile.mkdtemp(prefix="rummy-readonly-"))
-    try:
+    with shared_folder() as folder:
         yield folder
-    finally:
-        shutil.rmtree(folder)
-
-
-# Run in the child once everything it needs is imported: the interpreter itself
-# may live where only root can read (a pyenv under /root).
-DROP_PRIVILEGES = f"""
-if os.geteuid() == 0:
-    os.setgroups([])
-    os.setgid({NOBODY})
-    os.setuid({NOBODY})
-"""
-
-
-def hand_over(folder: Path, files: list[Path]) -> None:
-    """Give ``folder`` and ``files`` to the user the child runs as (when that is nobody)."""
-    if os.geteuid() == 0:
-        for owned in (folder, *files):
-            os.chown(owned, NOBODY, NOBODY)
 
 
 async def open_in_child(path: Path) -> tuple[int, str]:
