@@ -21,6 +21,7 @@ import discord
 from dotenv import load_dotenv
 
 from app.bot import RummyBot
+from app.logs import setup_logging
 from app.settings import Settings, SettingsError
 from db import StorageError
 from transport.private import missing_private_parts, point_at
@@ -66,12 +67,7 @@ def main() -> int:
     except SettingsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    discord.utils.setup_logging(level=logging.getLevelNamesMapping()[settings.log_level])
-    # The bot has no voice features; discord.py's start-up notes about voice
-    # libraries would only alarm whoever reads the log.
-    logging.getLogger("discord.client").addFilter(
-        lambda record: "voice will NOT be supported" not in record.getMessage()
-    )
+    setup_logging(logging.getLevelNamesMapping()[settings.log_level], secrets=[settings.token])
     missing = missing_private_parts()
     if missing:
         print(
