@@ -1,9 +1,11 @@
 """Entry point: `python bot.py` runs the Rummy bot.
 
-Settings come from the environment and a `.env` file (see `.env.example`).
-All async set-up happens in ``RummyBot.setup_hook`` (``app.bot``): open the
-database, build the game, load the cog, restore live tables, sync the slash
-commands.
+Settings come from the environment and a `.env` file (see `.env.example`),
+and are checked before anything starts. The database is opened, and so
+checked, before logging in to Discord; the rest of the async set-up happens in
+``RummyBot.setup_hook`` (``app.bot``): build the game, load the cog, restore
+live tables, sync the slash commands. Any failure to start is one line on
+stderr and a non-zero exit.
 """
 
 from __future__ import annotations
