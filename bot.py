@@ -1,9 +1,11 @@
 """Entry point: `python bot.py` runs the Rummy bot.
 
-Settings come from the environment and a `.env` file (see `.env.example`).
-All async set-up happens in ``RummyBot.setup_hook`` (``app.bot``): open the
-database, build the game, load the cog, restore live tables, sync the slash
-commands.
+Settings come from the environment and a `.env` file (see `.env.example`),
+and are checked before anything starts. The database is opened, and so
+checked, before logging in to Discord; the rest of the async set-up happens in
+``RummyBot.setup_hook`` (``app.bot``): build the game, load the cog, restore
+live tables, sync the slash commands. Any failure to start is one line on
+stderr and a non-zero exit.
 """
 
 from __future__ import annotations
@@ -14,32 +16,27 @@ import gc
 import logging
 import sys
 from collections.abc import Coroutine
-from pathlib import Path
 from typing import Any
 
+import aiohttp
 import discord
 from dotenv import load_dotenv
 
 from app.bot import RummyBot
+from app.logs import setup_logging
 from app.settings import Settings, SettingsError
 from db import StorageError
-from db.lock import ProcessLock
 from transport.private import missing_private_parts, point_at
 
 log = logging.getLogger("rummy")
 
 __all__ = ["RummyBot", "Settings", "SettingsError", "main"]
 
+# Where discord.py sends REST calls unless DISCORD_API_BASE says otherwise.
+DISCORD_API = "https://discord.com/api/v10"
+
 # New container objects between two young collections (Python's default: 700).
 GC_YOUNG_THRESHOLD = 100_000
-
-
-def check_database_free(path: Path) -> None:
-    """Stop before connecting to Discord when another bot process holds the
-    database: both would answer the same clicks. ``Database.open`` takes the
-    same lock for good once the bot runs."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    ProcessLock.acquire(path).release()
 
 
 def run_event_loop(main: Coroutine[Any, Any, None]) -> None:
@@ -52,9 +49,13 @@ def run_event_loop(main: Coroutine[Any, Any, None]) -> None:
 
 
 async def serve(bot: RummyBot, token: str) -> None:
-    """Log in and run until stopped, closing the bot (and its database) on the way out."""
+    """Open the database, log in and run until stopped, closing the bot (and its
+    database) on the way out."""
     async with bot:
-        await bot.login(token)  # runs setup_hook: the database, the restored tables
+        # Before Discord: a database the bot cannot use (held by another bot,
+        # damaged, read-only) stops it before it connects to Discord.
+        await bot.open_database()
+        await bot.login(token)  # runs setup_hook: the game, the restored tables
         # What start-up built lives as long as the process: the collector's full
         # passes need not walk it again and again.
         gc.freeze()
@@ -68,12 +69,7 @@ def main() -> int:
     except SettingsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    discord.utils.setup_logging(level=logging.getLevelNamesMapping()[settings.log_level])
-    # The bot has no voice features; discord.py's start-up notes about voice
-    # libraries would only alarm whoever reads the log.
-    logging.getLogger("discord.client").addFilter(
-        lambda record: "voice will NOT be supported" not in record.getMessage()
-    )
+    setup_logging(logging.getLevelNamesMapping()[settings.log_level], secrets=[settings.token])
     missing = missing_private_parts()
     if missing:
         print(
@@ -93,7 +89,6 @@ def main() -> int:
     gc.set_threshold(GC_YOUNG_THRESHOLD, 10, 10)
     bot = RummyBot(settings)
     try:
-        check_database_free(settings.database_path)
         with contextlib.suppress(KeyboardInterrupt):
             # uvloop: the same asyncio, with the event loop and sockets in C; at
             # hundreds of clicks a second the loop's own bookkeeping is a
@@ -108,7 +103,27 @@ def main() -> int:
             file=sys.stderr,
         )
         return 1
+    except aiohttp.ClientError as error:
+        print(
+            f"error: cannot reach Discord at {settings.api_base or DISCORD_API}: "
+            f"{one_line(error)}; check the network, or DISCORD_API_BASE.",
+            file=sys.stderr,
+        )
+        return 1
+    except discord.HTTPException as error:
+        print(
+            f"error: {settings.api_base or DISCORD_API} answered {one_line(error)}; "
+            "is DISCORD_API_BASE a Discord API?",
+            file=sys.stderr,
+        )
+        return 1
     return 0
+
+
+def one_line(error: BaseException, limit: int = 300) -> str:
+    """An error's text for a one-line message: a server's answer may be a whole web page."""
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 if __name__ == "__main__":

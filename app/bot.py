@@ -45,13 +45,20 @@ class RummyBot(commands.Bot):
         self.restored_tables = 0
         self.broken_tables = 0
 
+    async def open_database(self) -> Database:
+        """Open (and so check) the database, once; ``bot.py`` calls it before
+        logging in, and ``setup_hook`` for a bot started any other way."""
+        if self.db is None:
+            self.db = await Database.open(self.settings.database_path)
+        return self.db
+
     async def setup_hook(self) -> None:
-        self.db = await Database.open(self.settings.database_path)
-        self.game = build_game(self, self.db, self.settings.game)
+        db = await self.open_database()
+        self.game = build_game(self, db, self.settings.game)
         await self.add_cog(RummyCog(self.game))
         await self.game.server_rules.load()
         self.restored_tables, self.broken_tables = await restore_tables(
-            self.db,
+            db,
             self.game.tables,
             self.game.automation,
             self.game.notifier,

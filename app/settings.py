@@ -3,15 +3,32 @@
 from __future__ import annotations
 
 import logging
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from flows.config import GameConfig
 
 
 class SettingsError(ValueError):
     """A setting is missing or malformed; the message says how to fix it."""
+
+
+WEEK = 7 * 24 * 3600
+# Bounds that keep the bot working rather than bounds of taste: a computer that
+# waits minutes looks hung, a sweep under a second keeps a core busy, and a
+# timeout of zero would close every lobby and table at the next sweep. The
+# upper ends only catch a slip (a zero too many, minutes taken for seconds).
+SECONDS_RANGES: dict[str, tuple[float, float]] = {
+    "COMPUTER_DELAY": (0, 60),
+    "LOBBY_TIMEOUT": (1, WEEK),
+    "IDLE_TABLE_TIMEOUT": (1, WEEK),
+    "SWEEP_INTERVAL": (1, 3600),
+}
+# Largest Discord id: snowflakes are unsigned 64-bit, and Discord keeps them under 2**63.
+MAX_SNOWFLAKE = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -38,7 +55,7 @@ class Settings:
                 "your application -> Bot -> Reset Token."
             )
         guild = env.get("DISCORD_GUILD_ID", "").strip()
-        if guild and not guild.isdigit():
+        if guild and not (guild.isascii() and guild.isdigit() and 0 < int(guild) <= MAX_SNOWFLAKE):
             raise SettingsError(f"DISCORD_GUILD_ID must be a server id (digits), not {guild!r}.")
         level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if level not in logging.getLevelNamesMapping():
@@ -48,8 +65,8 @@ class Settings:
             guild_id=int(guild) if guild else None,
             database_path=Path(env.get("DATABASE_PATH", "").strip() or "rummy.sqlite3"),
             log_level=level,
-            api_base=env.get("DISCORD_API_BASE", "").strip() or None,
-            gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
+            api_base=_url(env, "DISCORD_API_BASE", ("http", "https"), "https://discord.com/api/v10"),
+            gateway_url=_url(env, "DISCORD_GATEWAY_URL", ("ws", "wss"), "wss://gateway.discord.gg/"),
             game=GameConfig(
                 computer_delay=_seconds(env, "COMPUTER_DELAY", GameConfig.computer_delay),
                 lobby_timeout=_seconds(env, "LOBBY_TIMEOUT", GameConfig.lobby_timeout),
@@ -63,10 +80,31 @@ def _seconds(env: dict[str, str], name: str, default: float) -> float:
     raw = env.get(name, "").strip()
     if not raw:
         return default
+    low, high = SECONDS_RANGES[name]
     try:
         value = float(raw)
     except ValueError:
-        raise SettingsError(f"{name} must be a number of seconds, not {raw!r}.") from None
-    if value < 0:
-        raise SettingsError(f"{name} cannot be negative.")
+        value = math.nan
+    # Written so that nan, which compares false with everything, is refused too.
+    if not low <= value <= high:
+        raise SettingsError(
+            f"{name} must be a number of seconds from {low:g} to {high:g}, not {raw!r}."
+        )
     return value
+
+
+def _url(env: dict[str, str], name: str, schemes: tuple[str, ...], example: str) -> str | None:
+    """An absolute URL with one of ``schemes`` and a host, or None when unset."""
+    raw = env.get(name, "").strip()
+    if not raw:
+        return None
+    kinds = " or ".join(f"{scheme}://" for scheme in schemes)
+    fix = f"{name} must be an absolute {kinds} URL (like {example}), not {raw!r}."
+    try:
+        parts = urlsplit(raw)
+        parts.port  # noqa: B018 (reading it checks the port)
+    except ValueError:
+        raise SettingsError(fix) from None
+    if parts.scheme.lower() not in schemes or not parts.hostname or any(c.isspace() for c in raw):
+        raise SettingsError(fix)
+    return raw

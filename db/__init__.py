@@ -5,7 +5,7 @@ and the value types below; nothing else here is part of the interface.
 """
 
 from .database import Database
-from .errors import DatabaseLockedError, DatabaseTooNewError, StorageError
+from .errors import DatabaseDamagedError, DatabaseLockedError, DatabaseTooNewError, StorageError
 from .migrations import LATEST_VERSION
 from .models import (
     BrokenTable,
@@ -23,6 +23,7 @@ __all__ = [
     "LATEST_VERSION",
     "BrokenTable",
     "Database",
+    "DatabaseDamagedError",
     "DatabaseLockedError",
     "DatabaseTooNewError",
     "HandRecord",

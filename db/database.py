@@ -32,6 +32,7 @@ import json
 import logging
 import math
 import os
+import shlex
 import sqlite3
 import threading
 import time
@@ -45,7 +46,7 @@ import aiosqlite
 import orjson
 
 from .checkpoint import Checkpointer
-from .errors import StorageError
+from .errors import DatabaseDamagedError, StorageError
 from .lock import ProcessLock
 from .migrations import LATEST_VERSION, migrate
 from .models import (
@@ -324,11 +325,15 @@ class Database:
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str]) -> Database:
-        """Lock the file for this process, connect, and migrate it to the latest schema.
+        """Lock the file for this process, connect, check it, and migrate it to the
+        latest schema.
 
+        The checks are what lets a bot that started keep working: SQLite's
+        integrity check over every page, and a real write transaction.
         Raises DatabaseLockedError if another process holds it,
-        DatabaseTooNewError if a newer release wrote it, StorageError for any
-        other failure (unreadable file, not a database, failed migration).
+        DatabaseTooNewError if a newer release wrote it, DatabaseDamagedError
+        if the check finds damage, StorageError for any other failure
+        (unreadable or unwritable file, not a database, failed migration).
         The parent folder is created if missing, so a fresh deployment only
         needs DATABASE_PATH.
         """
@@ -336,7 +341,11 @@ class Database:
         try:
             db_path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StorageError(f"cannot create the folder for {db_path}: {exc}") from exc
+            folder = exc.filename or db_path.parent
+            raise StorageError(
+                f"cannot create the folder {folder} for the database {db_path}: "
+                f"{exc.strerror or exc}."
+            ) from exc
         lock = ProcessLock.acquire(db_path)
         conn: aiosqlite.Connection | None = None
         writer: LiveTableWriter | None = None
@@ -345,7 +354,9 @@ class Database:
             # here is an explicit BEGIN IMMEDIATE ... COMMIT.
             conn = await aiosqlite.connect(db_path, isolation_level=None)
             await _configure(conn, db_path)
+            await _check_whole(conn, db_path)
             await migrate(conn, db_path)
+            await _check_writable(conn, db_path)
             db = cls(db_path, conn, lock)
             writer = LiveTableWriter(
                 functools.partial(_connect_writer, db_path),
@@ -367,6 +378,8 @@ class Database:
                 except Exception:
                     log.debug("closing after a failed open also failed", exc_info=True)
             lock.release()
+            if isinstance(exc, sqlite3.Error) and _is_corruption(exc):
+                raise DatabaseDamagedError(_damaged(db_path, [str(exc)])) from exc
             if isinstance(exc, sqlite3.Error):
                 raise StorageError(f"cannot open the database {db_path}: {exc}") from exc
             raise
@@ -924,6 +937,58 @@ async def _configure(conn: aiosqlite.Connection, path: Path) -> None:
     rows = list(await conn.execute_fetchall("PRAGMA foreign_keys"))
     if rows[0][0] != 1:
         raise StorageError(f"this SQLite build cannot enforce foreign keys on {path}")
+
+
+async def _check_whole(conn: aiosqlite.Connection, path: Path) -> None:
+    """SQLite's integrity check over every page and index.
+
+    Start-up reads only a few tables, so damage elsewhere (a page of old
+    results) went unnoticed until an action or a leaderboard reached it, and
+    new results were written next to it. The full check rather than
+    ``quick_check``: it also compares every index with its table, which is
+    how a page lost to an old copy of itself shows.
+    """
+    rows = await conn.execute_fetchall("PRAGMA integrity_check")
+    problems = [str(row[0]) for row in rows]
+    if problems != ["ok"]:
+        raise DatabaseDamagedError(_damaged(path, problems))
+
+
+async def _check_writable(conn: aiosqlite.Connection, path: Path) -> None:
+    """Write one real transaction, so that a file the bot may not write (or a
+    full disk) stops it at start rather than letting it refuse every move.
+
+    Setting the schema version to the value it has rewrites the header page: a
+    real page written through SQLite's log, which changes nothing.
+    """
+    try:
+        async with _transaction(conn):
+            await conn.execute(f"PRAGMA user_version = {LATEST_VERSION:d}")
+    except sqlite3.Error as exc:
+        raise StorageError(
+            f"cannot write to the database {path}: {exc}; the bot's user must be able to "
+            "write the file and its folder: check the owner and permissions of both, "
+            "and the free space on the disk."
+        ) from exc
+
+
+def _is_corruption(exc: sqlite3.Error) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    # Extended codes (SQLITE_CORRUPT_INDEX and the like) keep the primary code in the low byte.
+    return isinstance(code, int) and code & 0xFF == sqlite3.SQLITE_CORRUPT
+
+
+def _damaged(path: Path, problems: Sequence[str]) -> str:
+    """The refusal for a damaged file, on one line: what SQLite found and how to recover."""
+    # SQLite's report spreads over lines and opens with the schema's name.
+    first = " ".join(problems[0].replace("*** in database main ***", "").split())
+    more = f"; {len(problems) - 1} more problems found" if len(problems) > 1 else ""
+    return (
+        f"the database {path} is damaged ({first}{more}); the bot will not start on it. "
+        "Restore your latest backup of it, or recover what SQLite can read with: "
+        f'sqlite3 {shlex.quote(str(path))} ".recover" | sqlite3 repaired.sqlite3 '
+        "and set DATABASE_PATH to repaired.sqlite3."
+    )
 
 
 def _connect_writer(path: Path) -> sqlite3.Connection:

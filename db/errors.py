@@ -28,3 +28,11 @@ class DatabaseTooNewError(StorageError):
     Running older code on it could misread or damage data it does not know
     about, so we refuse instead of guessing.
     """
+
+
+class DatabaseDamagedError(StorageError):
+    """SQLite's own check found the file damaged (a bad sector, a stray write).
+
+    Starting on it would fail later, on whichever action reads the damaged
+    part, or write new results next to it; the message says how to recover.
+    """

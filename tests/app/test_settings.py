@@ -61,6 +61,100 @@ def test_bad_settings_are_refused_with_the_fix(env: dict[str, str], message: str
         Settings.from_env(env)
 
 
+@pytest.mark.parametrize(
+    ("name", "raw"),
+    [
+        # nan compares false with everything: every computer turn failed on it.
+        ("COMPUTER_DELAY", "nan"),
+        ("COMPUTER_DELAY", "inf"),
+        ("COMPUTER_DELAY", "61"),
+        ("COMPUTER_DELAY", "-0.5"),
+        # 0 made the sweeper spin on a full core.
+        ("SWEEP_INTERVAL", "0"),
+        ("SWEEP_INTERVAL", "0.5"),
+        ("SWEEP_INTERVAL", "nan"),
+        ("SWEEP_INTERVAL", "3601"),
+        ("LOBBY_TIMEOUT", "0"),
+        ("LOBBY_TIMEOUT", "NaN"),
+        ("LOBBY_TIMEOUT", "1e400"),
+        ("IDLE_TABLE_TIMEOUT", "0"),
+        ("IDLE_TABLE_TIMEOUT", "-inf"),
+        ("IDLE_TABLE_TIMEOUT", "604801"),
+    ],
+)
+def test_a_time_out_of_range_is_refused_by_name(name: str, raw: str) -> None:
+    with pytest.raises(SettingsError) as caught:
+        Settings.from_env({"DISCORD_TOKEN": "t", name: raw})
+    message = str(caught.value)
+    assert message.startswith(f"{name} must be ") and repr(raw) in message
+    assert "\n" not in message and message.endswith(".")
+
+
+@pytest.mark.parametrize(
+    ("name", "raw", "expected"),
+    [
+        ("COMPUTER_DELAY", "0", 0.0),
+        ("COMPUTER_DELAY", "60", 60.0),
+        ("SWEEP_INTERVAL", "1", 1.0),
+        ("SWEEP_INTERVAL", "3600", 3600.0),
+        ("LOBBY_TIMEOUT", "1", 1.0),
+        ("IDLE_TABLE_TIMEOUT", "604800", 604800.0),
+    ],
+)
+def test_the_ends_of_each_range_are_accepted(name: str, raw: str, expected: float) -> None:
+    game = Settings.from_env({"DISCORD_TOKEN": "t", name: raw}).game
+    read = {
+        "COMPUTER_DELAY": game.computer_delay,
+        "SWEEP_INTERVAL": game.sweep_interval,
+        "LOBBY_TIMEOUT": game.lobby_timeout,
+        "IDLE_TABLE_TIMEOUT": game.idle_timeout,
+    }
+    assert read[name] == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "raw"),
+    [
+        ("DISCORD_API_BASE", "not a url"),
+        ("DISCORD_API_BASE", "discord.com/api/v10"),
+        ("DISCORD_API_BASE", "/api/v10"),
+        ("DISCORD_API_BASE", "ftp://127.0.0.1/api"),
+        ("DISCORD_API_BASE", "ws://127.0.0.1:9/api"),
+        ("DISCORD_API_BASE", "http://"),
+        ("DISCORD_API_BASE", "http://127.0.0.1:99999/api"),
+        ("DISCORD_GATEWAY_URL", "not a url"),
+        ("DISCORD_GATEWAY_URL", "gateway.discord.gg"),
+        ("DISCORD_GATEWAY_URL", "https://gateway.discord.gg/"),
+        ("DISCORD_GATEWAY_URL", "wss://"),
+    ],
+)
+def test_a_url_that_is_not_absolute_or_of_the_wrong_kind_is_refused(name: str, raw: str) -> None:
+    with pytest.raises(SettingsError) as caught:
+        Settings.from_env({"DISCORD_TOKEN": "t", name: raw})
+    message = str(caught.value)
+    assert message.startswith(f"{name} must be ") and repr(raw) in message
+
+
+@pytest.mark.parametrize(
+    ("name", "raw"),
+    [
+        ("DISCORD_API_BASE", "https://discord.com/api/v10"),
+        ("DISCORD_API_BASE", "http://127.0.0.1:8080/api/v10/"),
+        ("DISCORD_GATEWAY_URL", "wss://gateway.discord.gg/"),
+        ("DISCORD_GATEWAY_URL", "ws://[::1]:9000"),
+    ],
+)
+def test_absolute_urls_of_the_right_kind_are_accepted(name: str, raw: str) -> None:
+    settings = Settings.from_env({"DISCORD_TOKEN": "t", name: raw})
+    assert raw in (settings.api_base, settings.gateway_url)
+
+
+@pytest.mark.parametrize("raw", ["0", "9223372036854775808", "١٢٣"])
+def test_a_guild_id_that_is_no_snowflake_is_refused(raw: str) -> None:
+    with pytest.raises(SettingsError, match="DISCORD_GUILD_ID must be a server id"):
+        Settings.from_env({"DISCORD_TOKEN": "t", "DISCORD_GUILD_ID": raw})
+
+
 def test_env_example_lists_every_setting() -> None:
     example = (ROOT / ".env.example").read_text(encoding="utf-8")
     source = (ROOT / "app" / "settings.py").read_text(encoding="utf-8")
@@ -68,7 +162,7 @@ def test_env_example_lists_every_setting() -> None:
     for name in names:
         assert f'"{name}"' in source, f"{name} is in .env.example but the bot never reads it"
     read = set(re.findall(r'env\.get\("([A-Z_]+)"', source))
-    read |= set(re.findall(r'_seconds\(env, "([A-Z_]+)"', source))
+    read |= set(re.findall(r'_(?:seconds|url)\(env, "([A-Z_]+)"', source))
     assert read, "found no settings read by the bot"
     assert read <= names, f"settings missing from .env.example: {sorted(read - names)}"
 
