@@ -11,6 +11,7 @@ from cogs.rummy import RummyCog
 from db import Database
 from flows.game import Game
 from flows.restore import restore_tables
+from presentation.card_emoji import sync_card_emoji
 from transport.events import ignore_message_traffic, slim_clicked_messages
 
 from .settings import Settings
@@ -57,6 +58,7 @@ class RummyBot(commands.Bot):
         self.game = build_game(self, db, self.settings.game)
         await self.add_cog(RummyCog(self.game))
         await self.game.server_rules.load()
+        await self.game.prefs.load()
         self.restored_tables, self.broken_tables = await restore_tables(
             db,
             self.game.tables,
@@ -67,6 +69,10 @@ class RummyBot(commands.Bot):
         )
         log.info("restored %d live tables (%d set aside)", self.restored_tables, self.broken_tables)
         self.game.automation.start_sweeper()
+        if self.settings.game.card_emoji:
+            # Uploading the card faces the first time takes a while: the game
+            # does not wait for it, and shows cards as text until they are there.
+            self.game.tasks.spawn(sync_card_emoji(self, db, self.game.faces), "card-emoji-sync")
         if self.settings.guild_id is not None:
             guild = discord.Object(id=self.settings.guild_id)
             self.tree.copy_global_to(guild=guild)

@@ -13,11 +13,14 @@ from flows.followups import FollowUps
 from flows.game import Game
 from flows.lobby import Lobby
 from flows.moves import Moves
+from flows.nudges import TurnNudges
 from flows.play import Play
+from flows.prefs import PlayerPrefs
 from flows.router import ComponentRouter, Handlers
 from flows.settings import ServerRules
 from flows.stats import Stats
 from flows.tasks import Supervisor
+from presentation.card_emoji import CardFaces
 from presentation.hand_messages import HandMessages
 from presentation.notify import Notifier
 from presentation.pacing import RequestBudget
@@ -30,10 +33,15 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
     tables = TableRegistry()
     # One budget for the bot's own REST calls: Discord's global limit is per bot.
     budget = RequestBudget(config.request_rate)
-    refresher = TableRefresher(client, budget)
+    # Cards are text until the start-up sync has found or uploaded their emojis.
+    faces = CardFaces()
+    refresher = TableRefresher(client, faces, budget)
     tasks = Supervisor(extra_pending=refresher.pending)
-    notifier = Notifier(client, tasks.spawn, budget)
-    hand_messages = HandMessages(tables)
+    prefs = PlayerPrefs(db)
+    notifier = Notifier(
+        client, tasks.spawn, budget, wants_deal_dm=lambda user: prefs.of(user).deal_dm
+    )
+    hand_messages = HandMessages(tables, faces, lambda user: prefs.of(user).four_colour)
     moves = Moves(config.turn_time_scale)
 
     # A saved change schedules the table's next timer, whose move is a saved
@@ -45,8 +53,9 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
         follow_ups.after_save(table, follow_up)
 
     work = TableWork(db, tables, after_save)
-    automation = Automation(config, tables, work, moves, tasks, refresher)
-    follow_ups = FollowUps(refresher, notifier, hand_messages, automation, tasks)
+    automation = Automation(config, tables, work, moves, tasks, refresher, hand_messages)
+    nudges = TurnNudges(notifier, config.turn_nudge_after, lambda user: prefs.of(user).turn_dm)
+    follow_ups = FollowUps(refresher, notifier, hand_messages, automation, tasks, nudges)
 
     async def record_moved_table(table: Table) -> None:
         async with table.lock:
@@ -60,12 +69,15 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
 
     handlers = Handlers()
     lobby = Lobby(config, work, moves, notifier)
-    play = Play(work, moves, tasks, refresher, notifier, hand_messages)
+    play = Play(work, moves, tasks, refresher, notifier, hand_messages, faces, prefs)
     stats = Stats(db)
     for flow in (lobby, play, stats):
         flow.bind(handlers)
     return Game(
         config=config,
+        faces=faces,
+        prefs=prefs,
+        nudges=nudges,
         tables=tables,
         work=work,
         tasks=tasks,

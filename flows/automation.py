@@ -15,6 +15,7 @@ import time
 from engine import Action, RummyError
 from engine.ai import choose_action, timeout_action
 from presentation import render
+from presentation.hand_messages import HandMessages
 from presentation.refresh import TableRefresher
 from tables import (
     MISSED_TURNS_BEFORE_AUTOPILOT,
@@ -52,7 +53,9 @@ class Automation:
         moves: Moves,
         tasks: Supervisor,
         refresher: TableRefresher,
+        hand_messages: HandMessages,
     ) -> None:
+        self.hand_messages = hand_messages
         self.config = config
         self.tables = tables
         self.work = work
@@ -183,12 +186,13 @@ class Automation:
                 async with self.work.change(table) as change:
                     seat.missed_turns += 1
                     self._play_turn(table, seat.key, "timeout")
-                    table.log.append(f"{seat.name} ran out of time: the bot played that turn")
+                    table.note(f"{seat.name} ran out of time: the bot played that turn", seat.key)
                     if seat.missed_turns >= MISSED_TURNS_BEFORE_AUTOPILOT:
                         seat.autopilot = True
-                        table.log.append(
+                        table.note(
                             f"{seat.name} missed {seat.missed_turns} turns in a row: a computer "
-                            "plays their seat until they take it back"
+                            "plays their seat until they take it back",
+                            seat.key,
                         )
                     await change.save()
         except NotSaved:
@@ -214,6 +218,8 @@ class Automation:
         for table in self.tables:
             if self._expired(table, when):
                 await self._close(table, when)
+            else:
+                await self.hand_messages.pause_expiring(table, when)
 
     def _expired(self, table: Table, now: float) -> bool:
         if table.stage is Stage.LOBBY:

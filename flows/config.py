@@ -18,6 +18,12 @@ class GameConfig:
     # Deal every new table from this seed instead of a random one: replays a
     # reported game exactly, and lets tests compare runs.
     table_seed: int | None = None
+    # A player whose turn it is and who has not looked at the game for this
+    # long gets a DM (at most one a turn).
+    turn_nudge_after: float = 20.0
+    # Show cards as the bot's own emojis (uploaded at start-up); tests that
+    # are not about the pictures skip the upload.
+    card_emoji: bool = True
     # Multiplies every turn timer; tests shrink two-minute turns to moments.
     turn_time_scale: float = 1.0
     # Table edits and DMs a second, all tables together (see

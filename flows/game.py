@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from presentation.card_emoji import CardFaces
 from presentation.hand_messages import HandMessages
 from presentation.notify import Notifier
 from presentation.refresh import TableRefresher
@@ -15,7 +16,9 @@ from .config import GameConfig
 from .ending import Ending
 from .lobby import Lobby
 from .moves import Moves
+from .nudges import TurnNudges
 from .play import Play
+from .prefs import PlayerPrefs
 from .router import ComponentRouter
 from .settings import ServerRules
 from .stats import Stats
@@ -27,6 +30,9 @@ class Game:
     """What slash commands and clicks are handed to (built by ``app.wiring``)."""
 
     config: GameConfig
+    faces: CardFaces
+    prefs: PlayerPrefs
+    nudges: TurnNudges
     tables: TableRegistry
     work: TableWork
     tasks: Supervisor
@@ -47,5 +53,6 @@ class Game:
         """Stop the timers and background work, then the table edits."""
         self.tasks.closing = True
         await self.automation.close()
+        await self.nudges.close()
         await self.tasks.close()
         await self.refresher.close()

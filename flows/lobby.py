@@ -301,7 +301,7 @@ class Lobby:
             table.match = Match.start([seat.key for seat in table.seats], table.rules, table.seed)
             table.stage = Stage.PLAYING
             dealer = table.name_of(table.match.hand.view_for(None).dealer)
-            table.log.append(f"Hand 1: {dealer} dealt")
+            table.new_hand_log(f"Hand 1: {dealer} dealt")
             table.last_human_action = interaction.created_at.timestamp()
             self.moves.start_clock(table)
             await change.save()

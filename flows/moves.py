@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
-from engine import Action, Event
+from engine import Action, DrawStock, Event, TakeDiscard
 from presentation import render
 from tables import Stage, Table
 
@@ -30,8 +30,14 @@ class Moves:
         assert match is not None
         turn_before = (match.hand_number, match.hand.turn)
         events: list[Event] = []
+        table.fresh_cards.pop(player, None)
         for action in actions:
+            held = set(match.hand.hand_of(player))
             events += match.apply(player, action)
+            if isinstance(action, DrawStock | TakeDiscard):
+                drawn = set(match.hand.hand_of(player)) - held
+                if drawn:
+                    table.fresh_cards[player] = next(iter(drawn)).code
         if by_human:
             table.last_human_action = time.time()
             table.seat(player).missed_turns = 0
@@ -40,11 +46,14 @@ class Moves:
         for event in events:
             line = render.event_line(event, names)
             if line:
-                table.log.append(line)
+                table.note(line, event.player)
         if match.hand.is_over:
             table.stage = Stage.FINISHED if match.is_over else Stage.HAND_OVER
             table.turn_deadline = None
+            table.selections.clear()
         elif (match.hand_number, match.hand.turn) != turn_before:
+            # A turn starts with nothing picked.
+            table.selections.pop(match.hand.turn or "", None)
             self.start_clock(table)
         return events
 

@@ -4,27 +4,15 @@ from __future__ import annotations
 
 import functools
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
-import discord
-
-from engine import (
-    Action,
-    Card,
-    Discard,
-    DrawStock,
-    LayOff,
-    MeldCards,
-    Phase,
-    RummyError,
-    TakeDiscard,
-    fits_meld,
-    format_cards,
-)
+from engine import Action, Card, Discard, DrawStock, LayOff, MeldCards, Phase, TakeDiscard
 from presentation import actions, render
 from presentation.actions import ComponentId
-from presentation.components import lay_off_choice_controls
+from presentation.card_emoji import CardFaces
+from presentation.hand_message import Choices, settings_layout
 from presentation.hand_messages import HandMessages
+from presentation.layouts import Layout
 from presentation.notify import Notifier
 from presentation.payloads import hand_payload
 from presentation.refresh import TableRefresher
@@ -34,8 +22,18 @@ from transport.handles import InteractionHandle
 from transport.private import Interaction
 
 from .moves import Moves
+from .prefs import PREF_NAMES, PlayerPrefs
 from .router import AfterLock, Handlers, refuse, seat_of, tell_closed_dms
 from .tasks import Supervisor
+
+OUT_OF_DATE = "That was out of date: here is your hand as it is now."
+
+
+class OutOfDate(Refusal):
+    """A click on a hand message from an earlier hand: its answer is the hand now."""
+
+    def __init__(self) -> None:
+        super().__init__(OUT_OF_DATE)
 
 
 @dataclass(frozen=True)
@@ -43,9 +41,13 @@ class HandOpening:
     """A hand message built under the table's lock, to be sent after it."""
 
     key: str
-    embed: discord.Embed
-    controls: discord.ui.View | None
+    layout: Layout
     changes: int  # table.changes when it was built
+
+
+def _hand_of_arg(parsed: ComponentId) -> str:
+    """The hand number a hand control was made for (its argument's first part)."""
+    return (parsed.arg or "").partition(".")[0]
 
 
 def _require_current_hand(table: Table, parsed: ComponentId) -> None:
@@ -53,12 +55,14 @@ def _require_current_hand(table: Table, parsed: ComponentId) -> None:
         raise Refusal("This hand is over: press Next hand on the table.")
     if table.stage is not Stage.PLAYING:
         raise Refusal("The game has not started yet.")
-    if parsed.arg != str(table.hand_number):
-        raise Refusal("This hand view is from an earlier hand: press Show hand for a fresh one.")
+    if _hand_of_arg(parsed) != str(table.hand_number):
+        raise OutOfDate()
 
 
 def _selected(table: Table, key: str) -> list[Card]:
-    return [Card.parse(code) for code in table.selections.get(key, [])]
+    held = table.match.hand.hand_of(key) if table.match is not None else ()
+    codes = set(table.selections.get(key, []))
+    return [card for card in held if card.code in codes]
 
 
 class Play:
@@ -72,7 +76,11 @@ class Play:
         refresher: TableRefresher,
         notifier: Notifier,
         hand_messages: HandMessages,
+        faces: CardFaces,
+        prefs: PlayerPrefs,
     ) -> None:
+        self.faces = faces
+        self.prefs = prefs
         self.work = work
         self.tables = work.tables
         self.moves = moves
@@ -82,21 +90,25 @@ class Play:
         self.hand_messages = hand_messages
 
     def bind(self, handlers: Handlers) -> None:
+        handlers.hand_in_place = self.show_in_place
         handlers.at_table.update(
             {
                 actions.SHOW_HAND: self.show_hand,
                 actions.RULES: self.rules,
                 actions.NEXT_HAND: self.next_hand,
-                actions.SELECT_CARDS: self.select_cards,
+                actions.PICK: self.pick,
+                actions.SELECT_CARDS: self.refresh,
+                actions.LAY_OFF_ONTO: self.refresh,
                 actions.SORT: self.sort,
                 actions.REFRESH: self.refresh,
                 actions.DRAW: self.draw,
                 actions.TAKE: self.take,
                 actions.MELD: self.meld,
                 actions.LAY_OFF: self.lay_off,
-                actions.LAY_OFF_ONTO: self.lay_off_onto,
                 actions.DISCARD: self.discard,
                 actions.RECLAIM: self.reclaim,
+                actions.SETTINGS: self.settings,
+                actions.TOGGLE: self.toggle,
             }
         )
 
@@ -130,16 +142,13 @@ class Play:
         seat = seat_of(interaction, table)
         if table.stage is Stage.LOBBY or table.match is None:
             raise Refusal("The game has not started yet.")
-        embed, controls = hand_payload(table, seat.key)
-        return HandOpening(seat.key, embed, controls, table.changes)
+        four_colour = self.prefs.of(interaction.user.id).four_colour
+        layout = hand_payload(table, seat.key, self.faces, four_colour=four_colour)
+        return HandOpening(seat.key, layout, table.changes)
 
     async def send_hand(self, interaction: Interaction, table: Table, opening: HandOpening) -> None:
         """Send a prepared hand message; safe without the lock (see flows.router)."""
-        await callbacks.send_message(
-            interaction, embed=opening.embed, controls=opening.controls, ephemeral=True
-        )
-        if opening.controls is None:
-            return
+        await callbacks.send_message(interaction, controls=opening.layout, ephemeral=True)
         table.hand_messages[opening.key] = HandMessage(InteractionHandle(interaction), time.time())
         if table.changes != opening.changes:
             # The game moved on while the message was on its way: its turn may
@@ -167,9 +176,8 @@ class Play:
         async with self.work.change(table, refresh=False) as change:
             match.next_hand()
             table.stage = Stage.PLAYING
-            table.log.clear()
             dealer = table.name_of(match.hand.view_for(None).dealer)
-            table.log.append(f"Hand {match.hand_number}: {dealer} dealt")
+            table.new_hand_log(f"Hand {match.hand_number}: {dealer} dealt")
             table.last_human_action = time.time()
             self.moves.start_clock(table)
             await change.save()
@@ -183,32 +191,68 @@ class Play:
                 self.refresher.move(table)
                 self.notifier.dealt(table)
 
-    # --- hand message: private, no game change --------------------------------------------
-    async def _respond_hand(
-        self, interaction: Interaction, table: Table, key: str, note: str | None = None
+    # --- hand message: private, no game change ------------------------------------------
+    async def show_in_place(
+        self, interaction: Interaction, table: Table, note: str | None = None
     ) -> None:
-        embed, controls = hand_payload(table, key, note)
-        await callbacks.update_message(interaction, embed=embed, controls=controls)
-        if controls is not None:
-            table.hand_messages[key] = HandMessage(InteractionHandle(interaction), time.time())
+        """Answer a click on a hand message by drawing it anew, with ``note``: refusals
+        and notices are shown in the message itself, never as a new one."""
+        seat = seat_of(interaction, table)
+        if table.match is None:
+            await refuse(interaction, note or "The game has not started yet.")
+            return
+        four_colour = self.prefs.of(interaction.user.id).four_colour
+        layout = hand_payload(table, seat.key, self.faces, note, four_colour=four_colour)
+        await callbacks.update_message(interaction, controls=layout)
+        table.hand_messages[seat.key] = HandMessage(InteractionHandle(interaction), time.time())
 
-    async def select_cards(
-        self, interaction: Interaction, table: Table, parsed: ComponentId, values: list[str]
+    async def pick(
+        self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]
     ) -> None:
-        """Remember the player's selection (kept in memory and saved with the next
-        change: losing it loses nothing of the game)."""
+        """Put a card in the selection, or take it out again."""
         seat = seat_of(interaction, table)
         _require_current_hand(table, parsed)
         assert table.match is not None
-        held = {str(card) for card in table.match.hand.hand_of(seat.key)}
-        gone = [Card.parse(code).display for code in values if code not in held]
-        if gone:
-            raise Refusal(
-                f"{' '.join(gone)} {'is' if len(gone) == 1 else 'are'} no longer in your hand: "
-                "press Refresh to see your cards."
-            )
-        table.selections[seat.key] = list(values)
-        await self._respond_hand(interaction, table, seat.key)
+        view = table.match.hand.view_for(seat.key)
+        if view.turn != seat.key:
+            raise Refusal(f"Not your turn yet: {table.name_of(view.turn)} is playing.")
+        if view.phase is not Phase.PLAY:
+            raise Refusal("Draw first: from the stock, or take the top of the discard pile.")
+        code = (parsed.arg or "").partition(".")[2]
+        if code not in {card.code for card in view.hand}:
+            raise Refusal("That card is no longer in your hand.")
+        chosen = table.selections.setdefault(seat.key, [])
+        if code in chosen:
+            chosen.remove(code)
+        else:
+            chosen.append(code)
+        await self.show_in_place(interaction, table)
+
+    async def settings(
+        self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]
+    ) -> None:
+        """Show the player's own settings in place of their hand."""
+        await self._show_settings(interaction, table)
+
+    async def toggle(
+        self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]
+    ) -> None:
+        """Switch one of the player's own settings; remembered wherever they play."""
+        seat_of(interaction, table)
+        name = parsed.arg or ""
+        if name not in PREF_NAMES:
+            raise Refusal("That setting is not one I know.")
+        await self.prefs.toggle(interaction.user.id, name)
+        await self._show_settings(interaction, table, "Saved.")
+
+    async def _show_settings(
+        self, interaction: Interaction, table: Table, note: str | None = None
+    ) -> None:
+        seat_of(interaction, table)
+        choices = asdict(self.prefs.of(interaction.user.id))
+        await callbacks.update_message(
+            interaction, controls=settings_layout(table, choices, note)
+        )
 
     async def sort(
         self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]
@@ -217,14 +261,13 @@ class Play:
         _require_current_hand(table, parsed)
         mode = table.sort_modes.get(seat.key, "rank")
         table.sort_modes[seat.key] = "suit" if mode == "rank" else "rank"
-        await self._respond_hand(interaction, table, seat.key)
+        await self.show_in_place(interaction, table)
 
     async def refresh(
         self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]
     ) -> None:
-        seat = seat_of(interaction, table)
-        _require_current_hand(table, parsed)
-        await self._respond_hand(interaction, table, seat.key)
+        """Bring the hand message up to date (any control of an older one does too)."""
+        await self.show_in_place(interaction, table)
 
     # --- hand message: game actions ---------------------------------------------------------
     async def _act(
@@ -239,7 +282,18 @@ class Play:
         async with self.work.change(table) as change:
             self.moves.apply(table, seat.key, [action], by_human=True)
             await change.save()
-            await self._respond_hand(interaction, table, seat.key)
+            await self.show_in_place(interaction, table)
+
+    def _choices(self, interaction: Interaction, table: Table, parsed: ComponentId) -> Choices:
+        seat = seat_of(interaction, table)
+        _require_current_hand(table, parsed)
+        assert table.match is not None
+        view = table.match.hand.view_for(seat.key)
+        if view.turn != seat.key:
+            raise Refusal(f"Not your turn yet: {table.name_of(view.turn)} is playing.")
+        if view.phase is not Phase.PLAY:
+            raise Refusal("Draw first: from the stock, or take the top of the discard pile.")
+        return Choices.of(view, _selected(table, seat.key))
 
     async def draw(
         self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]
@@ -254,58 +308,37 @@ class Play:
     async def meld(
         self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]
     ) -> None:
-        cards = _selected(table, seat_of(interaction, table).key)
-        if len(cards) < 3:
-            raise Refusal("Select at least 3 cards to meld.")
-        await self._act(interaction, table, parsed, MeldCards(tuple(cards)))
-
-    async def discard(
-        self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]
-    ) -> None:
-        cards = _selected(table, seat_of(interaction, table).key)
-        if len(cards) != 1:
-            raise Refusal("Select exactly one card to discard.")
-        await self._act(interaction, table, parsed, Discard(cards[0]))
+        choices = self._choices(interaction, table, parsed)
+        picked = tuple(_selected(table, seat_of(interaction, table).key))
+        if len(picked) < 3:
+            raise Refusal("Pick at least 3 cards to meld: 3 or 4 of one rank, or a run.")
+        # Not a legal meld: the engine says why, in its own words.
+        await self._act(interaction, table, parsed, choices.meld or MeldCards(picked))
 
     async def lay_off(
         self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]
     ) -> None:
-        seat = seat_of(interaction, table)
-        _require_current_hand(table, parsed)
-        match = table.match
-        assert match is not None
-        cards = _selected(table, seat.key)
-        if not cards:
-            raise Refusal("Select the cards to lay off first.")
-        view = match.hand.view_for(seat.key)
-        if view.turn != seat.key:
-            raise Refusal("It is not your turn.")
-        if view.phase is not Phase.PLAY:
-            raise Refusal("You must draw before you lay off.")
-        fits = [i for i, m in enumerate(view.melds) if fits_meld(m.meld, cards, table.rules)]
-        if not fits:
-            raise Refusal(f"{format_cards(cards)} cannot be laid off on any meld on the table.")
-        if len(fits) == 1:
-            await self._act(interaction, table, parsed, LayOff(tuple(cards), fits[0]))
-            return
-        embed, _controls = hand_payload(
-            table, seat.key, note="Those cards fit more than one meld: choose where they go."
-        )
-        await callbacks.update_message(
-            interaction, embed=embed, controls=lay_off_choice_controls(table, fits)
-        )
+        choices = self._choices(interaction, table, parsed)
+        meld = (parsed.arg or "").partition(".")[2]
+        fitting = [lay_off for lay_off in choices.lay_offs if str(lay_off.meld) == meld]
+        picked = tuple(_selected(table, seat_of(interaction, table).key))
+        if not picked:
+            raise Refusal("Pick the cards to lay off first.")
+        if not fitting and not meld.isdigit():
+            raise Refusal("There is no such meld on the table.")
+        # Not a legal lay-off: the engine says why, in its own words.
+        action = fitting[0] if fitting else LayOff(picked, int(meld))
+        await self._act(interaction, table, parsed, action)
 
-    async def lay_off_onto(
-        self, interaction: Interaction, table: Table, parsed: ComponentId, values: list[str]
+    async def discard(
+        self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]
     ) -> None:
-        cards = _selected(table, seat_of(interaction, table).key)
-        if not cards or not values:
-            raise Refusal("Select the cards to lay off first.")
-        try:
-            meld = int(values[0])
-        except ValueError as error:
-            raise RummyError("There is no such meld on the table.") from error
-        await self._act(interaction, table, parsed, LayOff(tuple(cards), meld))
+        choices = self._choices(interaction, table, parsed)
+        picked = _selected(table, seat_of(interaction, table).key)
+        if len(picked) != 1:
+            raise Refusal("Pick exactly one card to discard.")
+        # Not a legal discard: the engine says why, in its own words.
+        await self._act(interaction, table, parsed, choices.discard or Discard(picked[0]))
 
     async def reclaim(
         self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]
@@ -317,8 +350,8 @@ class Play:
             seat.autopilot = False
             seat.missed_turns = 0
             table.last_human_action = time.time()
-            table.log.append(f"{seat.name} took their seat back")
+            table.note(f"{seat.name} took their seat back", seat.key)
             if table.current_seat is seat:
                 self.moves.start_clock(table)
             await change.save()
-            await self._respond_hand(interaction, table, seat.key)
+            await self.show_in_place(interaction, table, "Your seat is yours again.")

@@ -35,6 +35,7 @@ SHOWING_FAILED = (
     "That was done, but I could not show it to you: press Refresh on your hand, "
     "or Show hand on the table, to see where things stand."
 )
+EARLIER_HAND = "That was from an earlier game: here is your hand in this one."
 EARLIER_GAME = (
     "That button is from an earlier game in this channel: use the current game's table "
     "(Show hand opens your hand)."
@@ -45,6 +46,8 @@ EARLIER_GAME = (
 AfterLock = Callable[[], Awaitable[None]]
 TableHandler = Callable[[Interaction, Table, ComponentId, list[str]], Awaitable[AfterLock | None]]
 ServerHandler = Callable[[Interaction, ComponentId], Awaitable[None]]
+# Draws the clicked hand message anew with a note (a refusal, a notice).
+InPlace = Callable[[Interaction, Table, str | None], Awaitable[None]]
 
 
 @dataclass
@@ -53,6 +56,8 @@ class Handlers:
 
     at_table: dict[ComponentAction, TableHandler] = field(default_factory=dict)
     server_wide: dict[ComponentAction, ServerHandler] = field(default_factory=dict)
+    # Refusals of hand-message controls are shown in the message clicked.
+    hand_in_place: InPlace | None = None
 
     def unbound(self) -> list[str]:
         """Declared actions no handler is bound to (a test keeps this empty)."""
@@ -144,7 +149,12 @@ class ComponentRouter:
             )
             return
         if parsed.game != table.game_id:
-            await refuse(interaction, EARLIER_GAME)
+            if parsed.action.place is Place.HAND and table.seat_of_user(interaction.user.id):
+                # A seated player's hand message from an earlier game heals
+                # into this game's hand.
+                await self._answer_refusal(interaction, table, parsed.action, EARLIER_HAND)
+            else:
+                await refuse(interaction, EARLIER_GAME)
             return
         handler = self.handlers.at_table.get(parsed.action)
         if handler is None:
@@ -178,15 +188,31 @@ class ComponentRouter:
         if self.tables.get(parsed.scope) is not table:
             await refuse(interaction, "That game has just ended.")
             return None
-        if table.seat_of_user(interaction.user.id) is not None:
+        seat = table.seat_of_user(interaction.user.id)
+        if seat is not None:
             # Looking at your hand counts as being there, not only moving.
-            table.last_seen = time.time()
+            table.last_seen = table.seen_at[seat.key] = time.time()
         try:
             self._check_who(interaction, table, parsed.action)
             return await handler(interaction, table, parsed, values)
         except (Refusal, RummyError) as refusal:
-            await refuse(interaction, str(refusal))
+            await self._answer_refusal(interaction, table, parsed.action, str(refusal))
         return None
+
+    async def _answer_refusal(
+        self, interaction: Interaction, table: Table, action: ComponentAction, text: str
+    ) -> None:
+        in_place = self.handlers.hand_in_place
+        seated = table.seat_of_user(interaction.user.id) is not None
+        if (
+            in_place is not None
+            and action.place is Place.HAND
+            and seated
+            and callbacks.awaiting_answer(interaction)
+        ):
+            await in_place(interaction, table, f"⚠️ {text}")
+        else:
+            await refuse(interaction, text)
 
     def _is_table_message(self, interaction: Interaction) -> bool:
         table = self.tables.get(interaction.channel_id or 0)

@@ -95,6 +95,9 @@ SHOW_HAND = ComponentAction("hand", Place.TABLE, Who.SEATED, locking=Locking.LOO
 RULES = ComponentAction("rules", Place.TABLE, locking=Locking.LOOK)
 NEXT_HAND = ComponentAction("next", Place.TABLE, Who.SEATED)
 
+PICK = ComponentAction("pick", Place.HAND, Who.SEATED, locking=Locking.LOOK)
+# The card menu and the lay-off menu of earlier versions: a click on one
+# brings that hand message up to date.
 SELECT_CARDS = ComponentAction("cards", Place.HAND, Who.SEATED, locking=Locking.LOOK)
 SORT = ComponentAction("sort", Place.HAND, Who.SEATED, locking=Locking.LOOK)
 REFRESH = ComponentAction("refresh", Place.HAND, Who.SEATED, locking=Locking.LOOK)
@@ -105,6 +108,8 @@ LAY_OFF = ComponentAction("layoff", Place.HAND, Who.SEATED)
 LAY_OFF_ONTO = ComponentAction("onto", Place.HAND, Who.SEATED)
 DISCARD = ComponentAction("discard", Place.HAND, Who.SEATED)
 RECLAIM = ComponentAction("reclaim", Place.HAND, Who.SEATED)
+SETTINGS = ComponentAction("prefs", Place.HAND, Who.SEATED, locking=Locking.LOOK)
+TOGGLE = ComponentAction("toggle", Place.HAND, Who.SEATED, locking=Locking.LOOK)
 
 LEADERBOARD_PAGE = ComponentAction("lb", Place.LEADERBOARD, locking=Locking.LOOK)
 
@@ -120,6 +125,7 @@ ACTIONS: dict[str, ComponentAction] = {
         SHOW_HAND,
         RULES,
         NEXT_HAND,
+        PICK,
         SELECT_CARDS,
         SORT,
         REFRESH,
@@ -130,6 +136,8 @@ ACTIONS: dict[str, ComponentAction] = {
         LAY_OFF_ONTO,
         DISCARD,
         RECLAIM,
+        SETTINGS,
+        TOGGLE,
         LEADERBOARD_PAGE,
     )
 }

@@ -18,7 +18,6 @@ from typing import Any
 
 import discord
 
-from engine import Card, DrawStock, HandView, Phase, TakeDiscard
 from tables import MAX_SEATS, Stage, Table
 
 from . import actions
@@ -129,65 +128,6 @@ def table_controls(table: Table) -> Controls | None:
             ]
         )
     return None
-
-
-# --- the private hand message -------------------------------------------------------
-def hand_controls(
-    table: Table, key: str, cards: list[Card], view: HandView | None = None
-) -> Controls:
-    """The controls of one player's hand message; buttons that cannot apply now
-    are disabled. ``view`` is the player's ``HandView`` when the caller has it."""
-    match = table.match
-    assert match is not None
-    ch = actions.table_scope(table.channel_id, table.game_id)
-    hand_no = table.hand_number
-    view = view or match.hand.view_for(key)
-    selected = set(table.selections.get(key, []))
-    my_turn = view.turn == key
-    playing = my_turn and view.phase is Phase.PLAY
-    card_row: list[Component] = []
-    if cards:
-        options = [option(c.display, c.code, default=c.code in selected) for c in cards[:25]]
-        card_row.append(
-            select(
-                actions.SELECT_CARDS.id(ch, hand_no),
-                "Select cards",
-                options,
-                min_values=0,
-                max_values=len(options),
-            )
-        )
-    legal = set(view.legal)
-    n = len(selected)
-    moves = [
-        button(actions.DRAW.id(ch, hand_no), "Draw from stock", PRIMARY,
-               disabled=DrawStock() not in legal),
-        button(actions.TAKE.id(ch, hand_no), "Take discard", PRIMARY,
-               disabled=TakeDiscard() not in legal),
-        button(actions.MELD.id(ch, hand_no), "Meld", SUCCESS, disabled=not (playing and n >= 3)),
-        button(actions.LAY_OFF.id(ch, hand_no), "Lay off", SUCCESS,
-               disabled=not (playing and n >= 1 and bool(view.melds))),
-        button(actions.DISCARD.id(ch, hand_no), "Discard", DANGER,
-               disabled=not (playing and n == 1)),
-    ]
-    sort_label = "Sort by suit" if table.sort_modes.get(key, "rank") == "rank" else "Sort by rank"
-    tools = [
-        button(actions.SORT.id(ch, hand_no), sort_label),
-        button(actions.REFRESH.id(ch, hand_no), "Refresh"),
-    ]
-    if table.seat(key).autopilot:
-        tools.append(button(actions.RECLAIM.id(ch), "Take my seat back", SUCCESS))
-    return Controls(card_row, moves, tools)
-
-
-def lay_off_choice_controls(table: Table, meld_numbers: list[int]) -> Controls:
-    ch = actions.table_scope(table.channel_id, table.game_id)
-    hand_no = table.hand_number
-    options = [option(f"Meld {i + 1}", str(i)) for i in meld_numbers[:25]]
-    return Controls(
-        [select(actions.LAY_OFF_ONTO.id(ch, hand_no), "Lay off onto which meld?", options)],
-        [button(actions.REFRESH.id(ch, hand_no), "Back")],
-    )
 
 
 def leaderboard_controls(guild_id: int, order: str, page: int, pages: int) -> Controls:

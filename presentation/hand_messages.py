@@ -9,12 +9,16 @@ that can no longer be edited.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections.abc import Callable
 
 import discord
 
-from tables import Table, TableRegistry
+from tables import Stage, Table, TableRegistry
 
+from .card_emoji import CardFaces
+from .hand_message import paused_layout
 from .payloads import hand_payload
 
 # Hand-message edits in flight at once. Each takes a few milliseconds on an
@@ -22,13 +26,23 @@ from .payloads import hand_payload
 HAND_MESSAGE_EDITS_AT_ONCE = 4
 # Interaction tokens live 15 minutes; a minute's margin for a slow edit.
 TOKEN_LIFETIME = 14 * 60
+# A hand message this old is told it will stop updating (before its token dies).
+PAUSE_AFTER = 13 * 60
 
 
 class HandMessages:
     """Edits players' hand messages, a few at a time (see ``refresh``)."""
 
-    def __init__(self, tables: TableRegistry) -> None:
+    def __init__(
+        self,
+        tables: TableRegistry,
+        faces: CardFaces,
+        four_colour: Callable[[int], bool] | None = None,
+    ) -> None:
         self.tables = tables
+        self.faces = faces
+        # Whether a person chose four-colour cards.
+        self.four_colour = four_colour or (lambda user_id: False)
         # Hand messages that will be brought up to date, and the edits under way.
         self._waiting: set[tuple[int, str]] = set()
         self._slots = asyncio.Semaphore(HAND_MESSAGE_EDITS_AT_ONCE)
@@ -54,15 +68,31 @@ class HandMessages:
         finally:
             self._slots.release()
 
+    async def pause_expiring(self, table: Table, now: float) -> None:
+        """Tell every hand message whose token is about to die that it stops
+        updating, with a button that brings it back; then forget it."""
+        for key, message in list(table.hand_messages.items()):
+            if now - message.opened_at < PAUSE_AFTER:
+                continue
+            del table.hand_messages[key]
+            # Gone already? A click on it brings it back all the same.
+            with contextlib.suppress(discord.HTTPException):
+                await message.handle.edit_original_response(
+                    embed=None, controls=paused_layout(table)
+                )
+
     async def _edit(self, table: Table, key: str) -> None:
         message = table.hand_messages.get(key)
         if message is None or time.time() - message.opened_at > TOKEN_LIFETIME:
             table.hand_messages.pop(key, None)
             return
-        if table.match is None or self.tables.get(table.channel_id) is not table:
+        finished = table.stage is Stage.FINISHED and table.match is not None
+        if table.match is None or (self.tables.get(table.channel_id) is not table and not finished):
             return  # the game ended while the edit waited
-        embed, controls = hand_payload(table, key)
+        user_id = table.seat(key).user_id
+        four_colour = user_id is not None and self.four_colour(user_id)
+        layout = hand_payload(table, key, self.faces, four_colour=four_colour)
         try:
-            await message.handle.edit_original_response(embed=embed, controls=controls)
+            await message.handle.edit_original_response(embed=None, controls=layout)
         except discord.HTTPException:
             table.hand_messages.pop(key, None)

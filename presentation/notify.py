@@ -30,9 +30,15 @@ class Notifier:
     """Sends the DMs: the dealt hand, the turn reminder, a lost table's notice."""
 
     def __init__(
-        self, client: discord.Client, spawn: Spawn, budget: RequestBudget | None = None
+        self,
+        client: discord.Client,
+        spawn: Spawn,
+        budget: RequestBudget | None = None,
+        wants_deal_dm: Callable[[int], bool] | None = None,
     ) -> None:
         self.client = client
+        # Whether a person wants their cards by DM at each deal (their choice).
+        self.wants_deal_dm = wants_deal_dm or (lambda user_id: True)
         self.spawn = spawn
         # DMs count against Discord's global limit: they wait behind table edits.
         self.budget = budget or RequestBudget()
@@ -52,6 +58,8 @@ class Notifier:
         """Send every person at the table their newly dealt hand."""
         for seat in table.humans:
             assert seat.user_id is not None
+            if not self.wants_deal_dm(seat.user_id):
+                continue
             text = render.dealt_dm(table, seat.key, f"<#{table.channel_id}>")
             dealt = functools.partial(_while_hand, table, table.hand_number, text)
             self._post(table, (seat.user_id, table.channel_id, "dealt"), dealt)

@@ -22,6 +22,7 @@ import discord
 
 from tables import Table
 
+from .card_emoji import CardFaces
 from .pacing import URGENT, RequestBudget
 from .payloads import Payload, public_payload
 
@@ -55,11 +56,13 @@ class TableRefresher:
     def __init__(
         self,
         client: discord.Client,
+        faces: CardFaces,
         budget: RequestBudget | None = None,
         on_moved: Callable[[Table], Awaitable[None]] | None = None,
         on_lost: Callable[[Table], Awaitable[None]] | None = None,
     ) -> None:
         self.client = client
+        self.faces = faces
         self.budget = budget or RequestBudget()
         self._pending: dict[int, _Pending] = {}
         # Called once a table is on a fresh message, to record its id.
@@ -117,7 +120,7 @@ class TableRefresher:
                 # the one edit drawn below.
                 await self.budget.take(URGENT)
                 pending.dirty = False
-                embed, controls = pending.override or public_payload(table)
+                embed, controls = pending.override or public_payload(table, self.faces)
                 moving, pending.move = pending.move, False
                 try:
                     if moving:

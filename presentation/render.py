@@ -8,7 +8,7 @@ view, which holds no hand at all: a hand cannot leak into a public message.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import discord
 
@@ -22,10 +22,13 @@ from engine import (
     TableMeld,
     format_cards,
     sort_by_rank,
-    sort_by_suit,
 )
 from engine.rules import RummyBonus
 from tables import MAX_SEATS, Seat, Stage, Table
+
+from .card_emoji import CardFaces
+
+TEXT_CARDS = CardFaces()
 
 COLOUR_LOBBY = discord.Colour.blurple()
 COLOUR_PLAYING = discord.Colour.dark_green()
@@ -63,12 +66,14 @@ def cancelled_embed(table: Table, reason: str) -> discord.Embed:
 
 
 # --- the public table ------------------------------------------------------
-def describe_meld(meld: TableMeld, names: Mapping[str, str]) -> str:
+def describe_meld(
+    meld: TableMeld, names: Mapping[str, str], faces: CardFaces = TEXT_CARDS
+) -> str:
     """A meld with who put down which cards, grouped by player."""
     by_owner: dict[str, list[Card]] = {}
     for card, owner in zip(meld.cards, meld.owners, strict=True):
         by_owner.setdefault(owner, []).append(card)
-    cards = format_cards(meld.cards)
+    cards = faces.row(meld.cards)
     if len(by_owner) == 1:
         return f"{cards} — {names.get(next(iter(by_owner)), '?')}"
     credit = "; ".join(
@@ -77,18 +82,20 @@ def describe_meld(meld: TableMeld, names: Mapping[str, str]) -> str:
     return f"{cards} — {credit}"
 
 
-def what_to_do(view: HandView, names: Mapping[str, str]) -> str:
+def what_to_do(view: HandView, names: Mapping[str, str], faces: CardFaces = TEXT_CARDS) -> str:
     if view.turn is None:
         return "The hand is over."
     who = names.get(view.turn, view.turn)
     if view.phase is Phase.DRAW:
         if view.discard_top is None:
             return f"**{who}** to draw from the stock."
-        return f"**{who}** to draw from the stock or take {view.discard_top.display}."
+        return f"**{who}** to draw from the stock or take {faces.inline(view.discard_top)}."
     return f"**{who}** may meld or lay off, then must discard."
 
 
-def table_embed(table: Table, *, now_deadline: float | None = None) -> discord.Embed:
+def table_embed(
+    table: Table, faces: CardFaces = TEXT_CARDS, *, now_deadline: float | None = None
+) -> discord.Embed:
     match = table.match
     assert match is not None, "a table is drawn only once dealt"
     view = match.hand.view_for(None)
@@ -114,19 +121,22 @@ def table_embed(table: Table, *, now_deadline: float | None = None) -> discord.E
     )
     embed.add_field(name=f"Players ({target})", value="\n".join(lines), inline=False)
 
-    turn_text = what_to_do(view, names)
+    turn_text = what_to_do(view, names, faces)
     deadline = table.turn_deadline if now_deadline is None else now_deadline
     if deadline is not None and view.turn is not None:
         turn_text += f" Time runs out <t:{int(deadline)}:R>."
     embed.add_field(name="Turn", value=turn_text, inline=False)
 
-    top = view.discard_top.display if view.discard_top is not None else "empty"
+    top = faces.inline(view.discard_top) if view.discard_top is not None else "empty"
     pile = len(view.discard_pile)
     embed.add_field(name="Discard pile", value=f"{top} ({pile} card{'s' * (pile != 1)})")
-    embed.add_field(name="Stock", value=f"{view.stock_size} cards")
+    stock = view.stock_size
+    embed.add_field(name="Stock", value=f"{stock} card{'s' * (stock != 1)}")
 
     if view.melds:
-        meld_lines = [f"{i}. {describe_meld(m, names)}" for i, m in enumerate(view.melds, 1)]
+        meld_lines = [
+            f"{i}. {describe_meld(m, names, faces)}" for i, m in enumerate(view.melds, 1)
+        ]
         for number, chunk in enumerate(_chunks(meld_lines, 1024)):
             name = "Melds" if number == 0 else "Melds (continued)"
             embed.add_field(name=name, value=chunk, inline=False)
@@ -139,7 +149,9 @@ def table_embed(table: Table, *, now_deadline: float | None = None) -> discord.E
     return embed
 
 
-def hand_result_embed(table: Table, outcome: HandOutcome) -> discord.Embed:
+def hand_result_embed(
+    table: Table, outcome: HandOutcome, faces: CardFaces = TEXT_CARDS
+) -> discord.Embed:
     """End of a hand: what everyone still held, who went out, and the totals."""
     match = table.match
     assert match is not None
@@ -160,9 +172,10 @@ def hand_result_embed(table: Table, outcome: HandOutcome) -> discord.Embed:
     lines = []
     for seat in table.seats:
         left = outcome.remaining.get(seat.key, ())
-        held = format_cards(sort_by_rank(left)) if left else "no cards"
+        held = faces.row(sort_by_rank(left)) if left else "no cards"
+        counted = outcome.counts.get(seat.key, 0)
         lines.append(
-            f"{seat_label(seat)}: {held} ({outcome.counts.get(seat.key, 0)} pts in hand), "
+            f"{seat_label(seat)}: {held} ({counted} point{'s' * (counted != 1)} in hand), "
             f"scores **{outcome.scores.get(seat.key, 0)}**"
         )
     embed.add_field(name="Cards left", value=_clip("\n".join(lines), 1024), inline=False)
@@ -200,57 +213,6 @@ def ended_embed(table: Table, who: str) -> discord.Embed:
     if table.match is not None:
         embed.add_field(name="Totals when it stopped", value=totals_text(table), inline=False)
     return embed
-
-
-# --- the private hand message -----------------------------------------------------
-def sorted_hand(cards: Sequence[Card], mode: str) -> list[Card]:
-    return sort_by_suit(cards) if mode == "suit" else sort_by_rank(cards)
-
-
-def hand_embed(
-    table: Table, key: str, note: str | None = None, view: HandView | None = None
-) -> discord.Embed:
-    """The player's own hand: for an ephemeral message or a DM to that player only.
-
-    ``view`` is the player's ``HandView`` when the caller has it already.
-    """
-    match = table.match
-    assert match is not None
-    view = view or match.hand.view_for(key)
-    names = table.names()
-    mode = table.sort_modes.get(key, "rank")
-    cards = sorted_hand(view.hand, mode)
-    selected = set(table.selections.get(key, []))
-    shown = " ".join(f"**[{c.display}]**" if c.code in selected else c.display for c in cards)
-    embed = discord.Embed(
-        title=f"Your hand — {len(cards)} card{'s' * (len(cards) != 1)}",
-        description=shown or "no cards",
-        colour=COLOUR_PLAYING,
-    )
-    embed.add_field(name="Now", value=_your_move(view, key, names), inline=False)
-    top = view.discard_top.display if view.discard_top is not None else "empty"
-    embed.add_field(name="Discard top", value=top)
-    embed.add_field(name="Stock", value=f"{view.stock_size} cards")
-    if view.melds:
-        meld_lines = [f"{i}. {format_cards(m.cards)}" for i, m in enumerate(view.melds, 1)]
-        embed.add_field(name="Melds", value=_clip("\n".join(meld_lines), 1024), inline=False)
-    if note:
-        embed.add_field(name="Note", value=note, inline=False)
-    embed.set_footer(text=f"Hand {match.hand_number} · sorted by {mode} · only you see this")
-    return embed
-
-
-def _your_move(view: HandView, key: str, names: Mapping[str, str]) -> str:
-    if view.turn is None:
-        return "The hand is over."
-    if view.turn != key:
-        return f"Waiting for {names.get(view.turn, view.turn)}."
-    if view.phase is Phase.DRAW:
-        return "Your turn: draw from the stock or take the discard."
-    text = "Select cards to meld, lay off or discard; discard one card to end your turn."
-    if view.may_not_discard is not None:
-        text += f" You may not discard {view.may_not_discard.display} this turn."
-    return text
 
 
 # --- DMs -------------------------------------------------------------------------

@@ -21,7 +21,10 @@ from engine import HouseRules, Match
 from .lock import TableLock
 
 TABLE_FORMAT = 1
+# The public table shows the latest few moves; each hand message shows the
+# others' moves since its player's last one, so the hand keeps more of them.
 LOG_LINES = 6
+HAND_LOG_LINES = 80
 MIN_SEATS = 2
 MAX_SEATS = 6
 # A person who misses this many turns in a row is replaced by a computer player.
@@ -42,6 +45,8 @@ RESTORED = (
     "message_id",
     "match",
     "log",
+    "hand_log",
+    "fresh_cards",
     "last_human_action",
     "turn_deadline",
     "selections",
@@ -60,6 +65,8 @@ def _copy_state(state: dict[str, Any]) -> dict[str, Any]:
     copied["seats"] = [dataclasses.replace(seat) for seat in state["seats"]]
     copied["match"] = None if state["match"] is None else state["match"].copy()
     copied["log"] = deque(state["log"], maxlen=LOG_LINES)
+    copied["hand_log"] = deque(state["hand_log"], maxlen=HAND_LOG_LINES)
+    copied["fresh_cards"] = dict(state["fresh_cards"])
     copied["selections"] = {key: list(codes) for key, codes in state["selections"].items()}
     copied["sort_modes"] = dict(state["sort_modes"])
     copied["dm_closed"] = set(state["dm_closed"])
@@ -154,6 +161,10 @@ class Table:
     message_id: int | None = None
     match: Match | None = None
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    # This hand's moves, each with the seat that made it (None: nobody's).
+    hand_log: deque[tuple[str | None, str]] = field(
+        default_factory=lambda: deque(maxlen=HAND_LOG_LINES)
+    )
     created_at: float = field(default_factory=time.time)
     last_human_action: float = field(default_factory=time.time)
     turn_deadline: float | None = None
@@ -170,9 +181,26 @@ class Table:
     # state so that a refused click still changes nothing.
     last_seen: float = field(default=0.0, repr=False)
     hand_messages: dict[str, HandMessage] = field(default_factory=dict, repr=False)
+    # When each seat last clicked anything at this table (for turn DMs).
+    seen_at: dict[str, float] = field(default_factory=dict, repr=False)
+    # The card each player just drew, until their next move: shown as new.
+    fresh_cards: dict[str, str] = field(default_factory=dict, repr=False)
     # Saved changes so far: tells a hand message sent after the lock was let go
     # whether the game moved on while it was on its way.
     changes: int = field(default=0, repr=False)
+
+    # --- the log -------------------------------------------------------------
+    def note(self, line: str, by: str | None = None) -> None:
+        """Log a move (``by`` the seat that made it) for the table and the hand messages."""
+        self.log.append(line)
+        self.hand_log.append((by, line))
+
+    def new_hand_log(self, line: str) -> None:
+        """Start the logs of a new hand with its first line."""
+        self.log.clear()
+        self.hand_log.clear()
+        self.fresh_cards.clear()
+        self.note(line)
 
     # --- seats -----------------------------------------------------------
     def seat_of_user(self, user_id: int) -> Seat | None:
@@ -222,6 +250,7 @@ class Table:
             "message_id": self.message_id,
             "match": None if self.match is None else self.match.to_dict(),
             "log": list(self.log),
+            "hand_log": [[by, line] for by, line in self.hand_log],
             "created_at": self.created_at,
             "last_human_action": self.last_human_action,
             "turn_deadline": self.turn_deadline,
@@ -251,6 +280,13 @@ class Table:
             message_id=None if data.get("message_id") is None else int(data["message_id"]),
             match=None if match_data is None else Match.from_dict(match_data),
             log=deque((str(line) for line in data.get("log", [])), maxlen=LOG_LINES),
+            hand_log=deque(
+                (
+                    (None if by is None else str(by), str(line))
+                    for by, line in data.get("hand_log", [])
+                ),
+                maxlen=HAND_LOG_LINES,
+            ),
             created_at=float(data["created_at"]),
             last_human_action=float(data["last_human_action"]),
             turn_deadline=(

@@ -33,6 +33,7 @@ CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
 ORIGINAL = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
 FOLLOWUP = "/webhooks/{webhook_id}/{webhook_token}"
 EPHEMERAL = 1 << 6  # message flag: only the person who clicked sees it
+COMPONENTS_V2 = 1 << 15  # message flag: the message is made of components only
 Kind = discord.InteractionResponseType
 
 
@@ -121,6 +122,12 @@ def message_data(
         data["embeds"] = [] if embed is None else [embed.to_dict()]
     if controls is not MISSING:
         data["components"] = [] if controls is None else controls.to_components()
+        if controls is not None and controls.has_components_v2():
+            # A message of components only: an edit of an older message clears
+            # its embeds as it takes the flag.
+            data["flags"] = COMPONENTS_V2
+            if embed is MISSING:
+                data["embeds"] = []
     return data
 
 
@@ -193,7 +200,7 @@ async def send_message(
     """Answer with a new message, seen only by the member if ``ephemeral``."""
     data = message_data(content=content, embed=embed, controls=controls)
     if ephemeral:
-        data["flags"] = EPHEMERAL
+        data["flags"] = data.get("flags", 0) | EPHEMERAL
     await _callback(interaction, discord.InteractionResponseType.channel_message, data)
 
 

@@ -24,6 +24,7 @@ FAST = GameConfig(
     idle_timeout=1800,
     sweep_interval=3600,
     request_rate=10_000,  # machine-speed play; pacing has its own tests
+    card_emoji=False,  # cards as text: the emoji tests upload them themselves
 )
 
 

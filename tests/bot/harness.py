@@ -47,6 +47,14 @@ def table_message(emu: FakeDiscord, channel: Channel) -> Message:
     raise AssertionError("no table message in the channel")
 
 
+PICKED_STYLE = 1  # a picked card's button is blurple (primary)
+
+
+def card_of_pick(button: dict[str, Any]) -> str:
+    """The card code a card button stands for (its custom id ends with hand.code)."""
+    return str(button["custom_id"]).rsplit(".", 1)[1]
+
+
 class TablePlayer:
     """One person at the table, acting through their hand view."""
 
@@ -72,7 +80,7 @@ class TablePlayer:
         await self._look()
         reply = await self.actor.click(table_message(self.emu, self.channel), label="Show hand")
         self.last = reply
-        if reply.ephemeral and reply.message is not None and reply.message.selects():
+        if reply.ephemeral and reply.message is not None and reply.message.components:
             self.view = reply.message
         return reply
 
@@ -83,44 +91,84 @@ class TablePlayer:
         assert current is not None
         return current
 
+    def _picks(self) -> list[dict[str, Any]]:
+        """The card buttons of the hand view, in the order shown."""
+        return [b for b in self._hand_view().buttons() if ":pick:" in (b["custom_id"] or "")]
+
     def meld_choice(self) -> list[str] | None:
         """The meld numbers offered when a lay-off fits several melds, else None."""
-        for menu in self._hand_view().selects():
-            if "onto" in menu.get("custom_id", ""):
-                return [option["value"] for option in menu["options"]]
-        return None
+        offered = [
+            str(int(b["label"].rsplit(" ", 1)[1]) - 1)
+            for b in self._hand_view().buttons()
+            if (b["label"] or "").startswith("Lay off on ") and not b["disabled"]
+        ]
+        return offered if len(offered) > 1 else None
 
     def has_hand_view(self) -> bool:
         """False once the view shows the hand's result instead of cards."""
-        return any("cards" in s.get("custom_id", "") for s in self._hand_view().selects())
+        return bool(self._picks())
 
     def hand(self) -> list[str]:
-        """Card codes shown in the hand view's select."""
-        selects = [s for s in self._hand_view().selects() if "cards" in s.get("custom_id", "")]
-        assert selects, "the hand view has no card select"
-        return [option["value"] for option in selects[0]["options"]]
+        """Card codes shown in the hand view, in their order."""
+        picks = self._picks()
+        assert picks, "the hand view shows no cards"
+        return [card_of_pick(b) for b in picks]
+
+    def picked(self) -> list[str]:
+        return [card_of_pick(b) for b in self._picks() if b["style"] == PICKED_STYLE]
 
     def view_text(self) -> str:
         return self._hand_view().text()
 
-    def button_enabled(self, label: str) -> bool:
-        return not self._hand_view().button(label).get("disabled", False)
+    def _button(self, label: str) -> dict[str, Any]:
+        """A button of the hand view by its label, or the start of it ("Discard 7♥")."""
+        buttons = self._hand_view().buttons()
+        found = [b for b in buttons if b["label"] == label] or [
+            b for b in buttons if (b["label"] or "").startswith(label)
+        ]
+        assert found, f"no button {label!r} on the hand view: {[b['label'] for b in buttons]}"
+        return found[0]
 
-    async def press(self, label: str) -> Reply:
+    def button_enabled(self, label: str) -> bool:
+        return not self._button(label).get("disabled", False)
+
+    async def press(self, label: str, *, force: bool = False) -> Reply:
+        """Click a button of the hand view; ``force``: even a disabled one, as a
+        stale view or a modified client can."""
         await self._look()
-        self.last = await self.actor.click(self._hand_view(), label=label)
+        button = self._button(label)
+        self.last = await self.actor.click(
+            self._hand_view(), custom_id=button["custom_id"], allow_disabled=force
+        )
         return self.last
+
+    def others_messages(self) -> int:
+        """How many messages this player sees in the channel (ephemeral ones too)."""
+        return len(self.actor.visible_messages(self.channel))
 
     async def choose(self, codes: Sequence[str]) -> Reply:
+        """Pick exactly ``codes`` on the hand view, one card button at a time."""
         await self._look()
-        self.last = await self.actor.select(self._hand_view(), "cards", list(codes))
-        return self.last
+        wanted = set(codes)
+        reply = self.last
+        for code in [*self.picked(), *codes]:
+            if (code in self.picked()) == (code in wanted):
+                continue
+            button = next(b for b in self._picks() if card_of_pick(b) == code)
+            reply = await self.actor.click(
+                self._hand_view(), custom_id=button["custom_id"], allow_disabled=True
+            )
+            self.last = reply
+            if not reply.answered or "⚠️" in reply.text():
+                break
+        assert reply is not None, "nothing to pick"
+        return reply
 
     async def draw(self) -> Reply:
         return await self.press("Draw from stock")
 
     async def take(self) -> Reply:
-        return await self.press("Take discard")
+        return await self.press("Take")
 
     async def meld(self, codes: Sequence[str]) -> Reply:
         await self.choose(codes)

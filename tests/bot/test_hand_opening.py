@@ -63,5 +63,5 @@ async def test_a_hand_opens_while_a_saved_change_is_still_being_answered(
     table.lock.mark_saved()  # the change is on disk; its answer is still on the way
     reply = await asyncio.wait_for(opening, 5)
     assert table.lock.locked()
-    assert reply.answered and reply.ephemeral and reply.message.selects()
+    assert reply.answered and reply.ephemeral and reply.message.buttons()
     table.lock.release()

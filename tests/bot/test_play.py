@@ -214,8 +214,10 @@ async def test_discard_only_rule_keeps_a_card_to_throw(server: Server, launch: L
     p1, _ = await rigged_heads_up(server, bot, go_out="discard_only", hands=1)
     await p1.open_hand()
     await p1.draw()
-    refused = await p1.meld(["4H", "5H", "6H", "7H"])
-    assert refused.ephemeral and "discard" in refused.text().lower()
+    await p1.choose(["4H", "5H", "6H", "7H"])
+    assert not p1.button_enabled("Meld")  # it would leave no card to discard
+    refused = await p1.press("Meld", force=True)
+    assert refused.type == 7 and "⚠️" in refused.text() and "discard" in refused.text().lower()
     assert sorted(p1.hand()) == sorted(["4H", "5H", "6H", "7H"])
     await p1.meld(["4H", "5H", "6H"])
     await p1.discard("7H")
@@ -303,11 +305,10 @@ async def test_lay_off_that_fits_two_melds_asks_which(server: Server, launch: La
     await p1.draw()
     await p1.meld(["5H", "6H", "7H"])
     await p1.meld(["8S", "8D", "8C"])
-    asked = await p1.lay_off(["8H"])
-    assert "more than one meld" in asked.text()
-    assert p1.view is not None
-    chosen = await p1.actor.select(p1.view, "onto", ["1"])
-    assert "8♠ 8♦ 8♣ 8♥" in chosen.text() or "8♥" in chosen.text()
+    await p1.choose(["8H"])
+    assert p1.meld_choice() == ["0", "1"]  # one Lay off button for each meld it fits
+    chosen = await p1.press("Lay off on 2")
+    assert chosen.type == 7 and "8♥" in chosen.text().split("`2`")[1]
     table = bot.game.tables.get(server.channel.id)
     assert table is not None and table.match is not None
     assert len(table.match.hand.melds[1].cards) == 4

@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 
 from bot import RummyBot
+from tests.fakediscord.actors import Reply
 
 from .conftest import LaunchBot, Server
-from .harness import rig_hand, table_message
+from .harness import TablePlayer, rig_hand, table_message
 from .test_play import in_turn_order, rigged_heads_up, start_game
 
 
@@ -33,38 +34,64 @@ async def test_refusals_change_nothing(server: Server, launch: LaunchBot) -> Non
     await p2.open_hand()
     before = state(bot, server)
 
-    # Not your turn: a stale or forged click on a disabled button.
-    early = await p2.actor.click(p2.view, label="Draw from stock", allow_disabled=True)
-    assert early.ephemeral and "not your turn" in early.text().lower()
-    # Discarding before drawing.
-    await p1.choose(["KD"])
-    undrawn = await p1.actor.click(p1.view, label="Discard", allow_disabled=True)
-    assert undrawn.ephemeral and "draw" in undrawn.text().lower()
+    shown = [p.others_messages() for p in (p1, p2)]
+
+    # Not your turn: a card picked on a stale view (its buttons are off).
+    card = next(b for b in p2._picks())
+    early = await p2.actor.click(p2.view, custom_id=card["custom_id"], allow_disabled=True)
+    assert in_place(early, p2)
+    assert f"Not your turn yet: {p1.actor.name} is playing" in early.text()
+    # Picking before drawing.
+    undrawn = await p1.actor.click(
+        p1.view, custom_id=p1._picks()[0]["custom_id"], allow_disabled=True
+    )
+    assert in_place(undrawn, p1) and "Draw first" in undrawn.text()
     assert state(bot, server) == before
 
-    # Not seated at all.
+    # Not seated at all: no hand message to show it in.
     stranger = await server.cat.click(table_message(server.emu, server.channel), label="Show hand")
     assert stranger.ephemeral and "not playing" in stranger.text()
     hand_cmd = await server.cat.slash(server.channel, "rummy hand")
     assert hand_cmd.ephemeral and "not playing" in hand_cmd.text()
 
-    # An illegal meld, with the engine's reason.
+    # A selection that is no meld cannot be melded, even by a stale click.
     await p1.take()
-    bad = await p1.meld(["7S", "8S", "2D"])
-    assert bad.ephemeral and "not a" in bad.text()
+    await p1.choose(["7S", "8S", "2D"])
+    assert not p1.button_enabled("Meld")
+    bad = await p1.press("Meld", force=True)
+    assert in_place(bad, p1) and "is not a run" in bad.text()
     # The card just taken from the pile cannot go straight back.
-    back = await p1.discard("JC")
-    assert back.ephemeral and "J♣" in back.text()
+    await p1.choose(["JC"])
+    assert not p1.button_enabled("Discard")
+    back = await p1.press("Discard", force=True)
+    assert in_place(back, p1) and "You took J♣" in back.text()
     after_take = state(bot, server)
     assert sorted(p1.hand()) == sorted(["7S", "8S", "9S", "2D", "KD", "JC"])
+    # Every refusal was shown in the hand message itself: no new message.
+    assert [p.others_messages() for p in (p1, p2)] == shown
 
     # A card no longer in hand, picked in an older hand view of the same player.
     old_view = p1.view
+    assert old_view is not None
+    old_kd = next(b for b in p1._picks() if b["custom_id"].endswith(".KD"))
     await p1.open_hand()
     await p1.discard("KD")
-    stale = await p1.actor.select(old_view, "cards", ["KD"])
-    assert stale.ephemeral and "no longer in your hand" in stale.text()
+    stale = await p1.actor.click(old_view, custom_id=old_kd["custom_id"], allow_disabled=True)
+    assert stale.type == 7 and f"Not your turn yet: {p2.actor.name} is playing" in stale.text()
+    assert "K♦" not in stale.text().split("**Discard**")[0]  # the old view shows the hand now
     assert state(bot, server) != after_take  # only the real discard applied
+
+
+def in_place(reply: Reply, player: TablePlayer) -> bool:
+    """The answer edited the player's hand message rather than adding one."""
+    return (
+        reply.answered
+        and reply.type == 7
+        and reply.message is not None
+        and player.view is not None
+        and reply.message.id == player.view.id
+        and "⚠️" in reply.text()
+    )
 
 
 async def test_double_click_applies_once(server: Server, launch: LaunchBot) -> None:
@@ -79,9 +106,7 @@ async def test_double_click_applies_once(server: Server, launch: LaunchBot) -> N
         p1.actor.click(p1.view, label="Draw from stock"),
         p1.actor.click(p1.view, label="Draw from stock"),
     )
-    assert all(r.answered for r in replies)
-    refused = [r for r in replies if "already drawn" in r.text().lower() or r.type == 4]
-    assert len(refused) == 1
+    assert all(r.answered and r.type == 7 for r in replies)  # both in the hand message
     table = bot.game.tables.get(server.channel.id)
     assert table is not None and table.match is not None
     assert len(table.match.hand.hand_of(p1.key)) == held_before + 1
@@ -107,10 +132,10 @@ async def test_stale_buttons_from_an_earlier_hand(server: Server, launch: Launch
     assert sorted([first.ephemeral, second.ephemeral]) == [False, True]
     table = bot.game.tables.get(server.channel.id)
     assert table is not None and table.hand_number == 2
-    # A hand view left over from hand 1 is stale now.
+    # A hand view left over from hand 1 comes back to life in hand 2.
     assert hand_one_view is not None
     stale = await p2.actor.click(hand_one_view, label="Refresh")
-    assert stale.ephemeral and "earlier hand" in stale.text()
+    assert stale.type == 7 and "Hand 2" in stale.text()
 
 
 async def test_end_command_needs_host_or_moderator(server: Server, launch: LaunchBot) -> None:

@@ -9,7 +9,6 @@ import pytest
 
 from bot import RummyBot
 from db import Database
-from flows.config import GameConfig
 
 from .conftest import FAST, LaunchBot, Server, StopBot
 from .harness import TablePlayer, play_simple_turn, table_message
@@ -125,7 +124,7 @@ async def test_unreadable_saved_table_is_set_aside(
 async def test_failed_save_refuses_the_action_and_keeps_the_state(
     server: Server, launch: LaunchBot
 ) -> None:
-    bot = await launch(GameConfig(computer_delay=0), allow_errors=True)
+    bot = await launch(FAST, allow_errors=True)
     seated = [server.player(server.ann), server.player(server.bob)]
     await start_game(server, bot, seated)
     table = bot.game.tables.get(server.channel.id)
@@ -136,7 +135,7 @@ async def test_failed_save_refuses_the_action_and_keeps_the_state(
     assert bot.db is not None
     bot.db.abandon()  # every write now fails, as on a dead disk
     reply = await first.draw()
-    assert reply.ephemeral and "could not be saved" in reply.text()
+    assert reply.type == 7 and "could not be saved" in reply.text()  # in the hand message
     assert table.to_dict() == before
     assert bot.game.tables.get(server.channel.id) is table
 

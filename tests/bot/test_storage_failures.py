@@ -36,7 +36,7 @@ async def test_a_result_the_database_keeps_refusing_is_kept_and_the_table_closed
     await p1.meld(["4H", "5H", "6H"])
     damage_results(db_path, damaged=True)
     refusals = [await p1.discard("7H") for _ in range(2)]
-    assert [reply.text() for reply in refusals] == [NOT_SAVED, NOT_SAVED]
+    assert all(reply.type == 7 and NOT_SAVED in reply.text() for reply in refusals)
     assert bot.game.tables.get(server.channel.id) is not None  # try again: it may pass
 
     last = await p1.discard("7H")  # the third refusal in a row: the result is kept

@@ -1,11 +1,12 @@
 """Simulated people for the load benchmark: they play Rummy by looking and clicking.
 
 A ``LoadPlayer`` uses only what its person sees in Discord: the public table
-message of its channel, its own ephemeral hand view (card codes are the
-select's option values; the melds on the table are listed in the view) and
-nothing of the bot's memory, which lives in another process. Like a person,
-it opens its hand view once a hand, waits until the view says it is its turn,
-draws, melds what it can, lays off what fits, and discards its highest card.
+message of its channel, its own ephemeral hand view (each card is a button,
+its code the end of the button's custom id; the melds on the table are listed
+in the view, as card emojis or text) and nothing of the bot's memory, which
+lives in another process. Like a person, it opens its hand view once a hand,
+waits until the view says it is its turn, draws, picks and melds what it can,
+lays off what fits, and picks and discards its highest card.
 If the view has not caught up while the table already shows its turn, it
 presses Refresh, as a person would.
 
@@ -24,11 +25,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from engine import Card, HouseRules, Meld, fits_meld, full_deck, hand_points, make_meld, parse_cards
+from engine import HouseRules, Meld, fits_meld, full_deck, hand_points, make_meld, parse_cards
 from engine.melds import meld_options
+from presentation.card_faces import emoji_name
 
 from .actors import Actor, Reply
-from .components import buttons, selects
+from .components import buttons
 from .server import FakeDiscord
 from .world import Channel, Message
 
@@ -40,6 +42,14 @@ LOOK_INTERVAL = 1.0  # seconds between looks when nothing in the channel changes
 STALE_VIEW_AFTER = 10.0  # the table shows my turn but my view does not: press Refresh
 MAX_PLAYS_PER_TURN = 8  # melds and lay-offs; a guard against a confused player
 DISPLAY_TO_CODE = {card.display: str(card) for card in full_deck()}
+# Cards as the hand view writes them: text, or the bot's card emojis.
+SHOWN_AS = {
+    **{card.display: card for card in full_deck()},
+    **{f":{emoji_name(card)}:": card for card in full_deck()},
+    **{f":{emoji_name(card, four_colour=True)}:": card for card in full_deck()},
+}
+EMOJI = re.compile(r"<(:[a-z0-9_]+:)\d+>")
+PICKED_STYLE = 1
 HAND_TITLE = re.compile(r"^Rummy — hand (\d+)(?: of \d+)?(?P<over> is over)?$")
 
 
@@ -156,11 +166,7 @@ class LoadPlayer:
         view = self.view()
         if view is None:
             return f"{self.actor.name}: no hand view"
-        now = ""
-        for embed in view.embeds:
-            for fld in embed.get("fields", []):
-                if fld.get("name") == "Now":
-                    now = str(fld.get("value", ""))
+        now = view.text().splitlines()[2] if len(view.text().splitlines()) > 2 else ""
         draw = "draw enabled" if _enabled(view, "Draw from stock") else "draw disabled"
         return f"{self.actor.name}: {draw}; view says {now!r}; {self.counts}"
 
@@ -192,11 +198,22 @@ class LoadPlayer:
             return None
         return await self.act(lambda: self.actor.click(view, label=label))
 
-    async def choose(self, codes: list[str], menu: str = "cards") -> Reply | None:
-        view = self.view()
-        if view is None:
-            return None
-        return await self.act(lambda: self.actor.select(view, menu, codes))
+    async def choose(self, codes: list[str]) -> Reply | None:
+        """Pick exactly ``codes``, one card button at a time; None if a click failed."""
+        reply: Reply | None = None
+        for _ in range(len(codes) + 12):
+            view = self.view()
+            if view is None:
+                return None
+            picks = _controls(view).picks
+            wrong = [code for code, (_, picked) in picks.items() if picked != (code in codes)]
+            if not wrong:
+                return reply
+            custom_id = picks[wrong[0]][0]
+            reply = await self.act(functools.partial(self.actor.click, view, custom_id=custom_id))
+            if reply is None:
+                return None
+        return None
 
     # --- a whole match ------------------------------------------------------------------
     async def play(self) -> None:
@@ -261,7 +278,7 @@ class LoadPlayer:
         """"mine", "over", "stale" (the table says it is my turn, my view does not yet),
         or "" (someone else's turn: keep waiting)."""
         view = self.view()
-        if view is None or (not _has_select(view, "cards") and not _has_select(view, "onto")):
+        if view is None or not _is_hand_view(view):
             return "over"
         sight = self.table()
         if sight is None or sight.stage != "playing" or sight.hand != hand:
@@ -285,9 +302,9 @@ class LoadPlayer:
             return
         for _ in range(MAX_PLAYS_PER_TURN):
             view = self.view()
-            if view is None or not _has_select(view, "cards"):
-                return  # the hand ended (or the view is a lay-off choice we left)
-            cards = parse_cards(_options(view, "cards"))
+            if view is None or not _is_hand_view(view):
+                return  # the hand ended
+            cards = parse_cards(list(_controls(view).picks))
             groups = [g for g in meld_options(cards, RULES) if len(g) < len(cards)]
             if groups:
                 best = max(groups, key=len)
@@ -302,18 +319,21 @@ class LoadPlayer:
                 break
             if await self.choose([str(fits[0])]) is None:
                 break
-            if await self.press("Lay off") is None:
+            view = self.view()
+            lay_offs = [label for label, on in _controls(view).enabled.items()
+                        if on and label.startswith("Lay off on ")] if view is not None else []
+            if not lay_offs or await self.press(lay_offs[0]) is None:
                 break
-            choice = self.view()
-            if choice is not None and _has_select(choice, "onto"):
-                await self.choose([_options(choice, "onto")[0]], menu="onto")
         view = self.view()
-        if view is None or not _has_select(view, "cards"):
+        if view is None or not _is_hand_view(view):
             return
-        cards = parse_cards(_options(view, "cards"))
+        cards = parse_cards(list(_controls(view).picks))
         highest = max(cards, key=lambda c: (hand_points([c], RULES), c.rank))
         if await self.choose([str(highest)]) is not None:
-            reply = await self.press("Discard")
+            view = self.view()
+            discard = next((label for label, on in _controls(view).enabled.items()
+                            if on and label.startswith("Discard")), "Discard") if view else ""
+            reply = await self.press(discard)
             # Played, and the hand goes on (a hand's last discard hands on nothing).
             if reply is not None and reply.type == 7 and _is_hand_view(reply.message):
                 _TURN_PASSED[self.channel.id] = time.monotonic()
@@ -351,7 +371,8 @@ class _Controls:
     """A message's buttons and selects, read once per version of the message."""
 
     enabled: dict[str, bool]  # button label -> can be pressed
-    options: dict[str, list[str]]  # select name (the custom id's action) -> option values
+    # The hand's cards as shown: code -> (the button's custom id, picked now)
+    picks: dict[str, tuple[str, bool]]
 
 
 _CONTROLS: dict[int, tuple[int, _Controls]] = {}
@@ -362,12 +383,14 @@ def _controls(message: Message) -> _Controls:
     # component tree anew each time made the players, not the bot, the bottleneck.
     seen = _CONTROLS.get(message.id)
     if seen is None or seen[0] != message.edits:
-        enabled = {str(b["label"]): not b["disabled"] for b in buttons(message.components)}
-        options = {
-            (s["custom_id"] or "::").split(":")[1]: [o["value"] for o in s["options"]]
-            for s in selects(message.components)
+        shown = buttons(message.components)
+        enabled = {str(b["label"]): not b["disabled"] for b in shown if b["label"]}
+        picks = {
+            str(b["custom_id"]).rsplit(".", 1)[1]: (str(b["custom_id"]), b["style"] == PICKED_STYLE)
+            for b in shown
+            if ":pick:" in str(b["custom_id"] or "")
         }
-        seen = _CONTROLS[message.id] = (message.edits, _Controls(enabled, options))
+        seen = _CONTROLS[message.id] = (message.edits, _Controls(enabled, picks))
     return seen[1]
 
 
@@ -375,30 +398,21 @@ def _enabled(message: Message, label: str) -> bool:
     return _controls(message).enabled.get(label, False)
 
 
-def _has_select(message: Message | None, name: str) -> bool:
-    return message is not None and name in _controls(message).options
-
-
 def _is_hand_view(message: Message | None) -> bool:
-    return _has_select(message, "cards")
-
-
-def _options(message: Message, name: str) -> list[str]:
-    return list(_controls(message).options.get(name, ()))
+    """A hand view in play shows the hand's cards as buttons (its result does not)."""
+    return message is not None and bool(_controls(message).picks)
 
 
 def _table_melds(view: Message) -> list[Meld]:
-    """The melds on the table as the hand view lists them ("1. 7♠ 8♠ 9♠")."""
+    """The melds on the table as the hand view lists them ("`1` 7♠ 8♠ 9♠ — Ann")."""
     melds: list[Meld] = []
-    for embed in view.embeds:
-        for fld in embed.get("fields", []):
-            if fld.get("name") != "Melds":
-                continue
-            for line in str(fld.get("value", "")).splitlines():
-                _, _, shown = line.partition(". ")
-                try:
-                    cards = [Card.parse(DISPLAY_TO_CODE[d]) for d in shown.split()]
-                    melds.append(make_meld(cards, RULES))
-                except (KeyError, ValueError):
-                    continue  # a clipped line ("…"): a person would not use it either
+    for line in view.text().splitlines():
+        if not line.startswith("`"):
+            continue
+        shown = EMOJI.sub(lambda m: f" {m.group(1)} ", line.partition("` ")[2].split(" — ")[0])
+        try:
+            cards = [SHOWN_AS[part] for part in shown.split()]
+            melds.append(make_meld(cards, RULES))
+        except (KeyError, ValueError):
+            continue  # a line this player cannot read: a person would not use it either
     return melds

@@ -7,6 +7,7 @@ import asyncio
 import time
 from typing import Any
 
+from presentation.card_emoji import CardFaces
 from presentation.hand_messages import HAND_MESSAGE_EDITS_AT_ONCE, HandMessages
 from tables import HandMessage, Table, TableRegistry
 from tests.tables.helpers import playing_table
@@ -19,7 +20,7 @@ class HeldToken:
         self.name, self.log, self.gate = name, log, gate
 
     async def edit_original_response(self, *, embed: Any, controls: Any) -> None:
-        self.log.append((self.name, str(embed.title)))
+        self.log.append((self.name, str(controls.to_components()[0]["type"])))
         await self.gate.wait()
 
 
@@ -33,7 +34,7 @@ def table_with_message(tables: TableRegistry, channel_id: int, token: HeldToken)
 
 async def test_edits_beyond_the_slots_wait_and_repeated_ones_collapse() -> None:
     tables = TableRegistry()
-    messages = HandMessages(tables)
+    messages = HandMessages(tables, CardFaces())
     gate, log = asyncio.Event(), []
     busy = [
         table_with_message(tables, 100 + i, HeldToken(f"busy{i}", log, gate))

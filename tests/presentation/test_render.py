@@ -2,10 +2,9 @@ import json
 
 import pytest
 
-from engine import Card, DrawStock, HouseRules, RummyError
+from engine import Card, HouseRules, RummyError
 from flows.settings import merge_rules
 from presentation import render
-from presentation.components import hand_controls
 from tests.tables.helpers import playing_table
 
 
@@ -31,38 +30,6 @@ def test_table_shows_turn_counts_and_scores() -> None:
     assert "▶️" in text and "7 cards" in text and "0 pts" in text
     assert "Stock" in text and "Discard pile" in text
     assert len(text) < 6000
-
-
-def test_hand_embed_shows_own_cards_and_selection() -> None:
-    table = playing_table()
-    assert table.match is not None
-    own = table.match.hand.hand_of("1")
-    table.selections["1"] = [str(own[0])]
-    text = _all_text(render.hand_embed(table, "1").to_dict())
-    for card in own:
-        assert card.display in text
-    assert f"[{own[0].display}]" in text
-
-
-def test_hand_view_enables_only_sensible_buttons() -> None:
-    table = playing_table()
-    assert table.match is not None
-    key = table.match.hand.turn
-    assert key == "1"
-    cards = list(table.match.hand.hand_of(key))
-
-    def states() -> dict[str, bool]:
-        controls = hand_controls(table, key, cards)
-        return {c["label"]: c["disabled"] for row in controls.rows for c in row if c["type"] == 2}
-
-    before = states()
-    assert before["Draw from stock"] is False and before["Discard"] is True
-    table.match.apply(key, DrawStock())
-    cards = list(table.match.hand.hand_of(key))
-    table.selections[key] = [str(cards[0])]
-    after = states()
-    assert after["Draw from stock"] is True and after["Discard"] is False
-    assert after["Meld"] is True  # one card cannot be a meld
 
 
 def test_meld_credit_names_each_player() -> None:

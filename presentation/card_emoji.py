@@ -1,0 +1,116 @@
+"""Cards as the bot's own emojis, and as text wherever those are missing.
+
+The card faces (``presentation.card_faces``) are uploaded once as application
+emojis: the application owns them, so they show in every server without any
+permission. At each start ``sync_card_emoji`` finds the ones already there,
+uploads only what is missing or was drawn anew, and records their ids in the
+database. Until that is done, or if Discord refuses, every card is written as
+text (``10♥``): nothing depends on the pictures.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from db import Database, StorageError
+from engine import Card
+
+from .card_faces import BACK_NAME, all_images, emoji_name
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class CardFaces:
+    """How to write a card for a player: an emoji when the bot has one, else text.
+
+    ``ids`` maps emoji names to their ids; it is filled once the start-up sync
+    has run (and stays empty, all text, if it could not).
+    """
+
+    ids: dict[str, int] = field(default_factory=dict)
+
+    def emoji(self, card: Card, *, four_colour: bool = False) -> tuple[str, int] | None:
+        name = emoji_name(card, four_colour=four_colour)
+        emoji_id = self.ids.get(name)
+        return None if emoji_id is None else (name, emoji_id)
+
+    def inline(self, card: Card, *, four_colour: bool = False) -> str:
+        """The card in a line of text."""
+        found = self.emoji(card, four_colour=four_colour)
+        return card.display if found is None else f"<:{found[0]}:{found[1]}>"
+
+    def row(self, cards: Iterable[Card], *, four_colour: bool = False) -> str:
+        """Cards side by side in text: pictures close together, text cards spaced."""
+        shown = [self.inline(card, four_colour=four_colour) for card in cards]
+        return " ".join(shown)
+
+    def component_emoji(self, card: Card, *, four_colour: bool = False) -> dict[str, Any] | None:
+        """The ``emoji`` of a button or select option showing ``card``, if it has one."""
+        found = self.emoji(card, four_colour=four_colour)
+        if found is None:
+            return None
+        return {"id": str(found[1]), "name": found[0], "animated": False}
+
+    def back(self) -> str:
+        emoji_id = self.ids.get(BACK_NAME)
+        return "🂠" if emoji_id is None else f"<:{BACK_NAME}:{emoji_id}>"
+
+
+def digest(image: bytes) -> str:
+    """Tells one drawing of a face from another (a new release may redraw them)."""
+    return hashlib.sha256(image).hexdigest()[:16]
+
+
+async def sync_card_emoji(
+    client: discord.Client,
+    db: Database,
+    faces: CardFaces,
+    images: Mapping[str, bytes] | None = None,
+) -> None:
+    """Make the bot's application emojis hold every card face, and fill ``faces``.
+
+    Idempotent: an emoji already there under its name is kept, unless the
+    database recorded it for another drawing, which is then replaced; only
+    what is missing is uploaded. Every failure is logged and leaves the cards
+    it concerns as text.
+    """
+    wanted = dict(images if images is not None else all_images())
+    try:
+        recorded = await db.card_emoji()
+    except StorageError:
+        log.warning("could not read the card emojis from the database", exc_info=True)
+        recorded = {}
+    try:
+        existing = {emoji.name: emoji for emoji in await client.fetch_application_emojis()}
+    except discord.HTTPException:
+        log.warning("could not list the bot's emojis; cards are shown as text", exc_info=True)
+        return
+    found: dict[str, tuple[int, str]] = {}
+    for name, image in wanted.items():
+        drawing = digest(image)
+        emoji = existing.get(name)
+        stale = emoji is not None and name in recorded and recorded[name][1] != drawing
+        try:
+            if stale:
+                assert emoji is not None
+                await emoji.delete()
+                emoji = None
+            if emoji is None:
+                emoji = await client.create_application_emoji(name=name, image=image)
+        except discord.HTTPException:
+            log.warning("could not upload the card emoji %s; it shows as text", name, exc_info=True)
+            continue
+        found[name] = (emoji.id, drawing)
+        faces.ids[name] = emoji.id
+    try:
+        await db.set_card_emoji(found)
+    except StorageError:
+        log.warning("could not record the card emojis; they are found again at the next start")
+    log.info("card faces: %d of %d as emojis", len(found), len(wanted))

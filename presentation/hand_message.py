@@ -1,0 +1,399 @@
+"""A player's hand message: the one place a player needs during a game.
+
+It shows the hand as card faces (the card just drawn marked), whose turn it
+is and until when, the discard pile and the stock, the melds on the table
+(numbered, for lay-offs), what the others did since the player's last turn,
+and any notice or refusal, edited in place. Its controls offer only what can
+be done now: each card is a button that toggles it in the selection, and the
+moves shown are the legal ones for the phase of the turn (Meld lights up only
+for a selection that is a meld, Lay off only where it fits, Discard only for
+one card that may go), so a plain turn is three clicks: Draw, a card, Discard.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from engine import (
+    Card,
+    Discard,
+    HandOutcome,
+    HandView,
+    LayOff,
+    MeldCards,
+    Phase,
+    TakeDiscard,
+    sort_by_rank,
+    sort_by_suit,
+)
+from tables import Table
+
+from . import actions
+from .card_emoji import CardFaces
+from .components import DANGER, PRIMARY, SECONDARY, SUCCESS, Component
+from .layouts import Layout, container, row, separator, text
+
+# Accent colours of the message: your move; someone else's; the hand is over.
+YOUR_TURN = 0x3BA55C
+WAITING = 0x4F545C
+OVER = 0xF1C40F
+CARDS_PER_ROW = 5
+# Lines of "since your last turn" shown.
+SINCE_LINES = 8
+# A selection fits at most this many melds at once (a set of its rank and runs
+# of its suit at either end); each gets its own Lay off button.
+MAX_LAY_OFF_BUTTONS = 3
+
+
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """``1 card``, ``2 cards``: the count with the word that goes with it."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
+def sorted_hand(cards: Sequence[Card], mode: str) -> list[Card]:
+    return sort_by_suit(cards) if mode == "suit" else sort_by_rank(cards)
+
+
+@dataclass(frozen=True)
+class Choices:
+    """What the selected cards can do now, as the engine's own legal actions."""
+
+    meld: MeldCards | None
+    lay_offs: tuple[LayOff, ...]
+    discard: Discard | None
+
+    @classmethod
+    def of(cls, view: HandView, selected: Sequence[Card]) -> Choices:
+        chosen = frozenset(selected)
+        meld: MeldCards | None = None
+        lay_offs: list[LayOff] = []
+        discard: Discard | None = None
+        for action in view.legal:
+            if isinstance(action, MeldCards) and frozenset(action.cards) == chosen:
+                meld = action
+            elif isinstance(action, LayOff) and frozenset(action.cards) == chosen:
+                lay_offs.append(action)
+            elif isinstance(action, Discard) and len(selected) == 1 and action.card in chosen:
+                discard = action
+        return cls(meld, tuple(lay_offs[:MAX_LAY_OFF_BUTTONS]), discard)
+
+
+def button(
+    custom_id: str,
+    label: str,
+    style: int,
+    *,
+    disabled: bool = False,
+    emoji: Mapping[str, object] | None = None,
+) -> Component:
+    item: Component = {"type": 2, "custom_id": custom_id, "style": style, "disabled": disabled}
+    if label:
+        item["label"] = label
+    if emoji is not None:
+        item["emoji"] = dict(emoji)
+    return item
+
+
+class HandLayout:
+    """Builds one player's hand message from the table as it is now."""
+
+    def __init__(
+        self, table: Table, key: str, faces: CardFaces, *, four_colour: bool = False
+    ) -> None:
+        match = table.match
+        assert match is not None, "a hand message exists only once dealt"
+        self.table = table
+        self.key = key
+        self.faces = faces
+        self.four_colour = four_colour
+        self.view = match.hand.view_for(key)
+        self.names = table.names()
+        self.scope = actions.table_scope(table.channel_id, table.game_id)
+        self.hand_number = table.hand_number
+
+    def cards(self, cards: Sequence[Card]) -> str:
+        return self.faces.row(cards, four_colour=self.four_colour)
+
+    def card(self, card: Card) -> str:
+        return self.faces.inline(card, four_colour=self.four_colour)
+
+    def layout(self, note: str | None = None) -> Layout:
+        view = self.view
+        if view.outcome is not None:
+            return self.result(view.outcome, note)
+        my_turn = view.turn == self.key
+        mode = self.table.sort_modes.get(self.key, "rank")
+        hand = sorted_hand(view.hand, mode)
+        selected_codes = set(self.table.selections.get(self.key, []))
+        selected = [card for card in hand if card.code in selected_codes]
+        parts: list[Component | None] = [
+            text(f"{self.heading()}\n{self.status()}"),
+            text(self.cards(hand) if hand else "*No cards left.*"),
+            separator(),
+            text(self.piles()),
+            text(self.melds()),
+        ]
+        since = self.since_last_turn()
+        if since:
+            parts.append(text(since))
+        if note:
+            parts.append(text(f"> {note}"))
+        playing = my_turn and view.phase is Phase.PLAY
+        parts += self.card_rows(hand, selected_codes, enabled=playing)
+        if my_turn:
+            parts.append(row(self.moves(selected)))
+        parts.append(row(self.tools(mode)))
+        accent = YOUR_TURN if my_turn else WAITING
+        return Layout(container(*parts, accent=accent))
+
+    # --- the text ---------------------------------------------------------------------
+    def heading(self) -> str:
+        of = f" of {self.table.rules.hands}" if self.table.rules.hands is not None else ""
+        count = plural(len(self.view.hand), "card")
+        return f"### Your hand · {count}\n-# Hand {self.hand_number}{of} · only you see this"
+
+    def status(self) -> str:
+        view = self.view
+        if view.turn != self.key:
+            who = self.names.get(view.turn or "", "someone")
+            return f"⏳ Waiting for **{who}** to play."
+        deadline = self.table.turn_deadline
+        clock = f" Time runs out <t:{int(deadline)}:R>." if deadline is not None else ""
+        if view.phase is Phase.DRAW:
+            top = view.discard_top
+            take = f" or take {self.card(top)}" if top is not None else ""
+            return f"🟢 **Your turn**: draw from the stock{take}.{clock}"
+        fresh = self.table.fresh_cards.get(self.key)
+        drew = ""
+        if fresh is not None:
+            card = Card.parse(fresh)
+            verb = "took" if card == view.may_not_discard else "drew"
+            drew = f"You {verb} {self.card(card)}. "
+        rule = ""
+        if view.may_not_discard is not None:
+            rule = " It may not go straight back on the pile."
+        return (
+            f"🟢 **Your turn**: {drew}Pick cards to meld or lay off, then one to discard."
+            f"{rule}{clock}"
+        )
+
+    def piles(self) -> str:
+        view = self.view
+        top = self.card(view.discard_top) if view.discard_top is not None else "empty"
+        pile = plural(len(view.discard_pile), "card")
+        return f"**Discard** {top} ({pile})  ·  **Stock** {plural(view.stock_size, 'card')}"
+
+    def melds(self) -> str:
+        if not self.view.melds:
+            return "**Melds** none yet"
+        lines = [
+            f"`{number}` {self.cards(meld.cards)} — {self.owners(meld.owners)}"
+            for number, meld in enumerate(self.view.melds, 1)
+        ]
+        return "**Melds**\n" + "\n".join(lines)
+
+    def owners(self, owners: Sequence[str]) -> str:
+        seen: list[str] = []
+        for owner in owners:
+            name = self.names.get(owner, owner)
+            if name not in seen:
+                seen.append(name)
+        return ", ".join(seen)
+
+    def since_last_turn(self) -> str:
+        """The others' moves since this player's own last move, newest last."""
+        entries = list(self.table.hand_log)
+        mine = [i for i, (by, _) in enumerate(entries) if by == self.key]
+        start = mine[-1] + 1 if mine else 0
+        lines = [line for by, line in entries[start:] if by != self.key][-SINCE_LINES:]
+        if not lines:
+            return ""
+        return "**Since your last move**\n" + "\n".join(f"-# {line}" for line in lines)
+
+    # --- the controls -----------------------------------------------------------------
+    def card_rows(
+        self, hand: Sequence[Card], selected: set[str], *, enabled: bool
+    ) -> list[Component | None]:
+        fresh = self.table.fresh_cards.get(self.key)
+        buttons = []
+        for card in hand:
+            emoji = self.faces.component_emoji(card, four_colour=self.four_colour)
+            if card.code in selected:
+                style = PRIMARY
+            elif card.code == fresh:
+                style = SUCCESS
+            else:
+                style = SECONDARY
+            buttons.append(
+                button(
+                    actions.PICK.id(self.scope, f"{self.hand_number}.{card.code}"),
+                    "" if emoji is not None else card.display,
+                    style.value,
+                    disabled=not enabled,
+                    emoji=emoji,
+                )
+            )
+        return [
+            row(buttons[start : start + CARDS_PER_ROW])
+            for start in range(0, len(buttons), CARDS_PER_ROW)
+        ]
+
+    def moves(self, selected: Sequence[Card]) -> list[Component]:
+        view, arg = self.view, str(self.hand_number)
+        legal = set(view.legal)
+        if view.phase is Phase.DRAW:
+            top = view.discard_top
+            take_label = f"Take {top.display}" if top is not None else "Take discard"
+            return [
+                button(actions.DRAW.id(self.scope, arg), "Draw from stock", PRIMARY.value),
+                button(
+                    actions.TAKE.id(self.scope, arg),
+                    take_label,
+                    PRIMARY.value,
+                    disabled=TakeDiscard() not in legal,
+                ),
+            ]
+        choices = Choices.of(view, selected)
+        moves = [
+            button(
+                actions.MELD.id(self.scope, arg),
+                "Meld",
+                SUCCESS.value,
+                disabled=choices.meld is None,
+            )
+        ]
+        if choices.lay_offs:
+            moves += [
+                button(
+                    actions.LAY_OFF.id(self.scope, f"{arg}.{lay_off.meld}"),
+                    f"Lay off on {lay_off.meld + 1}",
+                    SUCCESS.value,
+                )
+                for lay_off in choices.lay_offs
+            ]
+        else:
+            moves.append(
+                button(actions.LAY_OFF.id(self.scope, f"{arg}.0"), "Lay off", SUCCESS.value,
+                       disabled=True)
+            )
+        label = f"Discard {selected[0].display}" if choices.discard is not None else "Discard"
+        moves.append(
+            button(
+                actions.DISCARD.id(self.scope, arg),
+                label,
+                DANGER.value,
+                disabled=choices.discard is None,
+            )
+        )
+        return moves
+
+    def tools(self, mode: str) -> list[Component]:
+        arg = str(self.hand_number)
+        sort_label = "Sort by suit" if mode == "rank" else "Sort by rank"
+        tools = [
+            button(actions.SORT.id(self.scope, arg), sort_label, SECONDARY.value),
+            button(actions.REFRESH.id(self.scope, arg), "Refresh", SECONDARY.value),
+            button(actions.SETTINGS.id(self.scope, arg), "⚙ My settings", SECONDARY.value),
+        ]
+        if self.table.seat(self.key).autopilot:
+            tools.append(button(actions.RECLAIM.id(self.scope), "Take my seat back", SUCCESS.value))
+        return tools
+
+    # --- the end of the hand ----------------------------------------------------------
+    def result(self, outcome: HandOutcome, note: str | None) -> Layout:
+        match = self.table.match
+        assert match is not None
+        if outcome.went_out is not None:
+            who = "You" if outcome.went_out == self.key else self.names.get(outcome.went_out)
+            headline = f"**{who}** went out"
+            if outcome.rummy:
+                headline += " with **rummy**"
+        else:
+            headline = "Nobody went out: the lowest count in hand wins"
+        lines = []
+        for seat in self.table.seats:
+            left = outcome.remaining.get(seat.key, ())
+            held = self.cards(sort_by_rank(left)) if left else "no cards"
+            name = "You" if seat.key == self.key else seat.name
+            lines.append(
+                f"**{name}** {held} · scores **{outcome.scores.get(seat.key, 0)}**, "
+                f"{match.totals.get(seat.key, 0)} in all"
+            )
+        over = "The match is over." if match.is_over else "Next hand is on the table."
+        parts: list[Component | None] = [
+            text(f"### Hand {self.hand_number} is over\n{headline}."),
+            text("\n".join(lines)),
+            text(f"-# {over}"),
+        ]
+        if note:
+            parts.append(text(f"> {note}"))
+        return Layout(container(*parts, accent=OVER))
+
+
+# A person's own choices, as the settings panel names them.
+PREF_LABELS = {
+    "deal_dm": "DM me my cards at each deal",
+    "turn_dm": "DM me when my turn waits for me",
+    "four_colour": "Four-colour cards (♣ green, ♦ blue)",
+}
+
+
+def settings_layout(table: Table, choices: Mapping[str, bool], note: str | None = None) -> Layout:
+    """A player's own settings, in place of their hand until they go back to it;
+    each button switches one choice on or off (remembered wherever they play)."""
+    scope = actions.table_scope(table.channel_id, table.game_id)
+    toggles = [
+        button(
+            actions.TOGGLE.id(scope, name),
+            f"{label}: {'on' if choices.get(name) else 'off'}",
+            (SUCCESS if choices.get(name) else SECONDARY).value,
+        )
+        for name, label in PREF_LABELS.items()
+    ]
+    back = button(
+        actions.REFRESH.id(scope, str(table.hand_number)), "Back to my hand", PRIMARY.value
+    )
+    parts: list[Component | None] = [
+        text(
+            "### My settings\nThe hand message shows whose turn it is; these decide "
+            "what else reaches you. They apply wherever you play."
+        ),
+        *(row([toggle]) for toggle in toggles),
+    ]
+    if note:
+        parts.append(text(f"> {note}"))
+    parts.append(row([back]))
+    return Layout(container(*parts, accent=WAITING))
+
+
+def paused_layout(table: Table) -> Layout:
+    """What a hand message says once the bot can no longer update it: Discord lets
+    an answer be edited for 15 minutes. One click brings it back, up to date."""
+    scope = actions.table_scope(table.channel_id, table.game_id)
+    refresh = button(
+        actions.REFRESH.id(scope, str(table.hand_number)), "Show my hand again", PRIMARY.value
+    )
+    return Layout(
+        container(
+            text(
+                "### Your hand\n⏸️ This view has stopped updating: Discord lets the bot "
+                "keep it up to date for 15 minutes. Press the button to bring it back."
+            ),
+            row([refresh]),
+            accent=WAITING,
+        )
+    )
+
+
+def hand_layout(
+    table: Table,
+    key: str,
+    faces: CardFaces,
+    *,
+    note: str | None = None,
+    four_colour: bool = False,
+) -> Layout:
+    """The hand message of player ``key``, as the table stands now."""
+    return HandLayout(table, key, faces, four_colour=four_colour).layout(note)
+

@@ -1,0 +1,187 @@
+"""The hand message: what a player sees and may press, within Discord's limits."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engine import Card, DrawStock, Hand, HouseRules, Match, MeldCards, full_deck, parse_cards
+from presentation.card_emoji import CardFaces
+from presentation.card_faces import all_images
+from presentation.hand_message import hand_layout
+from presentation.layouts import MAX_COMPONENTS, MAX_TEXT, Layout, count_components, text_length
+from tables import Seat, Stage, Table
+from tests.tables.helpers import playing_table
+
+# Emoji ids as long as Discord's snowflakes get.
+ALL_EMOJI = CardFaces({name: 1_999_999_999_999_999_000 + i for i, name in enumerate(all_images())})
+
+
+def buttons(layout: Layout) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+
+    def walk(items: list[dict[str, Any]]) -> None:
+        for item in items:
+            if item.get("type") == 2:
+                found.append(item)
+            walk(item.get("components", []))
+
+    walk(layout.items)
+    return found
+
+
+def labels(layout: Layout) -> dict[str, bool]:
+    """Move and tool buttons by label: True when they can be pressed."""
+    return {
+        b["label"]: not b["disabled"]
+        for b in buttons(layout)
+        if b.get("label") and ":pick:" not in b["custom_id"]
+    }
+
+
+def card_buttons(layout: Layout) -> list[dict[str, Any]]:
+    return [b for b in buttons(layout) if ":pick:" in b["custom_id"]]
+
+
+def shown_text(layout: Layout) -> str:
+    return json.dumps(layout.items, ensure_ascii=False)
+
+
+def test_the_draw_phase_offers_only_drawing() -> None:
+    table = playing_table()
+    layout = hand_layout(table, "1", CardFaces())
+    assert labels(layout) == {
+        "Draw from stock": True,
+        f"Take {table.match.hand.discard_top.display}": True,  # type: ignore[union-attr]
+        "Sort by suit": True,
+        "Refresh": True,
+        "⚙ My settings": True,
+    }
+    assert all(b["disabled"] for b in card_buttons(layout))  # draw first
+    assert "Your turn" in shown_text(layout)
+
+
+def test_after_drawing_the_new_card_is_marked_and_moves_follow_the_selection() -> None:
+    table = playing_table()
+    match = table.match
+    assert match is not None
+    held = set(match.hand.hand_of("1"))
+    match.apply("1", DrawStock())
+    [drawn] = set(match.hand.hand_of("1")) - held
+    table.fresh_cards["1"] = drawn.code
+    layout = hand_layout(table, "1", CardFaces())
+    assert f"You drew {drawn.display}" in shown_text(layout)
+    fresh = [b for b in card_buttons(layout) if b["custom_id"].endswith(drawn.code)]
+    assert fresh[0]["style"] == 3 and not fresh[0]["disabled"]  # green, and pickable
+    assert labels(layout)["Meld"] is False and labels(layout)["Discard"] is False
+    table.selections["1"] = [drawn.code]
+    picked = hand_layout(table, "1", CardFaces())
+    assert labels(picked)[f"Discard {drawn.display}"] is True
+    assert labels(picked)["Meld"] is False  # one card is no meld
+
+
+def test_meld_lights_up_only_for_a_meld() -> None:
+    table = playing_table()
+    match = table.match
+    assert match is not None
+    data = match.to_dict()
+    hand = Hand.from_position(
+        match.players,
+        match.rules,
+        {
+            "1": parse_cards(["4H", "5H", "6H", "KD"]),
+            "2": parse_cards(["2C"]),
+            "cpu1": parse_cards(["3C"]),
+        },
+        parse_cards(["9S", "9D"]),
+        parse_cards(["AC"]),
+        "1",
+        seed=match.hand.seed,
+    )
+    data["hand"] = hand.to_dict()
+    table.match = Match.from_dict(data)
+    table.match.apply("1", DrawStock())
+    table.selections["1"] = ["4H", "5H", "KD"]
+    assert labels(hand_layout(table, "1", CardFaces()))["Meld"] is False
+    table.selections["1"] = ["4H", "5H", "6H"]
+    assert labels(hand_layout(table, "1", CardFaces()))["Meld"] is True
+
+
+def test_cards_are_emojis_when_the_bot_has_them_and_text_otherwise() -> None:
+    table = playing_table()
+    own = table.match.hand.hand_of("2")  # type: ignore[union-attr]
+    text_only = hand_layout(table, "2", CardFaces())
+    assert all(card.display in shown_text(text_only) for card in own)
+    assert all(b["label"] for b in card_buttons(text_only)) and "<:" not in shown_text(text_only)
+    pictured = hand_layout(table, "2", ALL_EMOJI)
+    assert all(card.display not in shown_text(pictured) for card in own)
+    assert all("label" not in b and b["emoji"]["id"] for b in card_buttons(pictured))
+    assert "<:" in shown_text(pictured)
+
+
+def test_waiting_players_see_whose_turn_it_is_and_no_moves() -> None:
+    table = playing_table()
+    layout = hand_layout(table, "2", CardFaces())
+    assert "Waiting for **Ann**" in shown_text(layout)
+    assert set(labels(layout)) == {"Sort by suit", "Refresh", "⚙ My settings"}
+
+
+def crowded_table() -> Table:
+    """Six seats, eleven melds down, eleven cards in the turn player's hand, a long
+    log, the seat on autopilot: as much as a hand message ever has to show."""
+    deck = full_deck()
+    by_rank: dict[int, list[Card]] = {}
+    for card in deck:
+        by_rank.setdefault(card.rank, []).append(card)
+    sets = [cards[:3] for _, cards in sorted(by_rank.items())][:11]
+    in_sets = {card for meld in sets for card in meld}
+    rest = [card for card in deck if card not in in_sets]
+    keys = ["1", "2", "3", "4", "5", "6"]
+    rules = HouseRules()
+    match = Match.start(keys, rules, 3)
+    first = match.hand.turn
+    assert first is not None
+    order = keys[keys.index(first):] + keys[: keys.index(first)]
+    hands = {order[0]: [*(card for meld in sets for card in meld), rest[14]], order[1]: rest[:10]}
+    for index, key in enumerate(order[2:]):
+        hands[key] = [rest[10 + index]]
+    stock, discard = rest[15:17], rest[17:18]
+    hand = Hand.from_position(keys, rules, hands, stock, discard, first, seed=match.hand.seed)
+    data = match.to_dict()
+    data["hand"] = hand.to_dict()
+    match = Match.from_dict(data)
+    match.apply(first, DrawStock())
+    for meld in sets:
+        match.apply(first, MeldCards(tuple(meld)))
+    table = Table(channel_id=10**19, guild_id=20, host_id=1, rules=rules, seed=3)
+    table.seats = [Seat(key, f"Player with a long name {key}", int(key)) for key in keys]
+    table.match, table.stage = match, Stage.PLAYING
+    for number in range(80):
+        table.note(f"Player with a long name {number % 6 + 1} discarded 10♥ and laid off", "1")
+    table.seats[keys.index(order[1])].autopilot = True
+    return table
+
+
+def test_the_largest_hand_message_stays_within_discords_limits() -> None:
+    table = crowded_table()
+    match = table.match
+    assert match is not None
+    mover = match.hand.turn
+    assert mover is not None
+    for viewer in [seat.key for seat in table.seats if seat.key != mover]:
+        layout = hand_layout(table, viewer, ALL_EMOJI, note="⚠️ " + "x" * 150)
+        assert count_components(layout) <= MAX_COMPONENTS
+        assert text_length(layout) <= MAX_TEXT
+    # Eleven cards in hand on the viewer's own turn.
+    match.apply(mover, match.legal_actions(mover)[-1])  # a discard: the turn passes on
+    assert len(match.hand.melds) == 11
+    nxt = match.hand.turn
+    assert nxt is not None
+    match.apply(nxt, DrawStock())
+    table.selections[nxt] = [match.hand.hand_of(nxt)[0].code]
+    layout = hand_layout(table, nxt, ALL_EMOJI, note="⚠️ " + "x" * 150)
+    assert len(card_buttons(layout)) == 11
+    assert count_components(layout) <= MAX_COMPONENTS
+    assert text_length(layout) <= MAX_TEXT
+    assert all(len(b.get("label", "")) <= 80 for b in buttons(layout))
+    assert all(len(b["custom_id"]) <= 100 for b in buttons(layout))
