@@ -1,0 +1,62 @@
+"""Every open hand message follows the game: the result when a hand ends, and a
+way back when Discord's 15 minutes to update it run out."""
+
+from __future__ import annotations
+
+import time
+
+from .conftest import LaunchBot, Server
+from .harness import rig_hand
+from .test_play import in_turn_order, start_game
+
+
+async def test_at_a_hands_end_every_open_hand_message_shows_the_result(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch()
+    seated = [server.player(server.ann), server.player(server.bob), server.player(server.cat)]
+    await start_game(server, bot, seated, hands=2)
+    p1, p2, p3 = in_turn_order(bot, server, seated)
+    await rig_hand(
+        bot,
+        server.channel.id,
+        {p1.key: ["4H", "5H", "6H"], p2.key: ["KC", "2D"], p3.key: ["9S", "QD"]},
+        stock=["7H", "8C"],
+        discard=["AC"],
+    )
+    for player in seated:
+        await player.open_hand()
+    await p1.draw()
+    await p1.meld(["4H", "5H", "6H"])
+    await p1.discard("7H")
+    await bot.game.tasks.wait_idle()
+    for player in (p1, p2, p3):
+        text = player.view_text()
+        assert "Hand 1 is over" in text and "went out" in text, player.actor.name
+        assert not player.has_hand_view()  # no live-looking controls left
+    assert "**You** went out" in p1.view_text()
+
+
+async def test_a_hand_message_about_to_expire_says_so_and_comes_back_in_one_click(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch()
+    seated = [server.player(server.ann), server.player(server.bob)]
+    await start_game(server, bot, seated)
+    p1, _ = in_turn_order(bot, server, seated)
+    opened = await p1.open_hand()
+    await bot.game.tasks.wait_idle()
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None
+    # Thirteen minutes pass: the sweep tells the message it stops updating.
+    later = time.time() + 13 * 60 + 1
+    table.hand_messages[p1.key].opened_at -= 13 * 60 + 1
+    await bot.game.automation.sweep(now=later)
+    assert "stopped updating" in p1.view_text()
+    assert p1.key not in table.hand_messages
+    # Discord's 15 minutes are up: the old token is dead, one click heals it.
+    server.emu.expire_token(opened)
+    back = await p1.press("Show my hand again")
+    assert back.type == 7 and "Your turn" in back.text() and p1.has_hand_view()
+    await bot.game.tasks.wait_idle()
+    assert p1.key in table.hand_messages  # kept up to date again from now on
