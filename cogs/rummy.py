@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from engine import RULE_OPTIONS, RuleOption, RummyError
 from flows.game import Game
+from presentation.render import CHOICE_LABELS
 from transport.events import release_interaction
 from transport.private import Interaction
 
@@ -24,8 +25,20 @@ Callback = TypeVar("Callback", bound=Callable[..., Coroutine[Any, Any, None]])
 
 def _rule_annotation(option: RuleOption) -> Any:
     if option.choices is not None:
-        return Literal[option.choices]
+        return str  # one of the choices named below
     return app_commands.Range[int, option.minimum, option.maximum]
+
+
+def _rule_choices() -> dict[str, list[app_commands.Choice[str]]]:
+    """Each choice of a house rule with the name a member reads, not its value."""
+    return {
+        option.name: [
+            app_commands.Choice(name=CHOICE_LABELS[option.name].get(value, value), value=value)
+            for value in option.choices
+        ]
+        for option in RULE_OPTIONS
+        if option.choices is not None
+    }
 
 
 def with_rule_options(callback: Callback) -> Callback:
@@ -43,9 +56,10 @@ def with_rule_options(callback: Callback) -> Callback:
         for option in RULE_OPTIONS
     ]
     callback.__signature__ = inspect.Signature([*fixed, *rules])  # type: ignore[attr-defined]
-    return app_commands.describe(
+    described = app_commands.describe(
         **{option.name: option.description for option in RULE_OPTIONS}
     )(callback)
+    return app_commands.choices(**_rule_choices())(described)
 
 
 @app_commands.guild_only()

@@ -351,7 +351,7 @@ class Hand:
         if player not in self._hands:
             raise NotSeatedError("You are not playing in this hand")
         if player != self._players[self._turn]:
-            raise NotYourTurnError("It is not your turn")
+            raise NotYourTurnError("It is not your turn.")
         match action:
             case DrawStock():
                 return self._draw_stock(player)

@@ -256,7 +256,8 @@ class HouseRules:
         if self.target is not None:
             lines.append(f"Match: first to {self.target} points; tied leaders share the win.")
         else:
-            lines.append(f"Match: {self.hands} hands; the highest total wins, ties share.")
+            hands = "1 hand" if self.hands == 1 else f"{self.hands} hands"
+            lines.append(f"Match: {hands}; the highest total wins, ties share.")
         if self.turn_timeout:
             lines.append(f"Turn timer: {self.turn_timeout} seconds.")
         else:

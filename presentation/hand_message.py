@@ -311,6 +311,8 @@ class HandLayout:
                 headline += " with **rummy**"
         else:
             headline = "Nobody went out: the lowest count in hand wins"
+            if len(outcome.winners) > 1:
+                headline += " (a tie: the winners share the points, rounded down)"
         lines = []
         for seat in self.table.seats:
             left = outcome.remaining.get(seat.key, ())

@@ -164,6 +164,8 @@ def hand_result_embed(
                 headline += " (points doubled)"
     else:
         headline = "Nobody went out: the lowest count wins the hand"
+        if len(outcome.winners) > 1:
+            headline += " (a tie: the winners share the points, rounded down)"
     embed = discord.Embed(
         title=f"Rummy — hand {match.hand_number} is over",
         description=headline + ".",
@@ -257,6 +259,20 @@ def event_line(event: Event, names: Mapping[str, str]) -> str | None:
 
 
 # --- rules ------------------------------------------------------------------------------
+# What each house-rule choice is called in the slash commands (their values
+# are the engine's).
+CHOICE_LABELS: dict[str, dict[str, str]] = {
+    "ace": {"low": "Aces low only", "high_or_low": "Aces high or low"},
+    "melds_per_turn": {"unlimited": "As many as you like", "one": "One a turn"},
+    "go_out": {"any": "Any way", "discard_only": "Only by discarding"},
+    "rummy_bonus": {"double": "Double the points", "none": "No bonus"},
+    "empty_stock": {
+        "reshuffle": "Shuffle the pile into a new stock",
+        "turn_over": "Turn the pile over",
+    },
+}
+
+
 def rules_text(rules: HouseRules, *, server_default: bool = False) -> str:
     """Basic Rummy in a few lines, then the house rules in force."""
     heading = "Server defaults" if server_default else "House rules at this table"

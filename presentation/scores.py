@@ -32,11 +32,13 @@ def stats_embed(stats: PlayerStats | None, name: str) -> discord.Embed:
     if stats is None:
         return discord.Embed(
             title=f"Rummy stats — {name}",
-            description="No finished games in this server yet.",
+            description=f"{name} has not finished a game in this server yet.",
             colour=discord.Colour.blurple(),
         )
     embed = discord.Embed(title=f"Rummy stats — {stats.name}", colour=discord.Colour.blurple())
-    embed.add_field(name="Rank (by wins)", value=f"#{stats.rank}")
+    # A rank by wins means something only once there is a win to rank.
+    rank = f"#{stats.rank}" if stats.matches_won else "no wins yet"
+    embed.add_field(name="Rank (by wins)", value=rank)
     embed.add_field(name="Matches", value=f"{stats.matches_won} won of {stats.matches_played}")
     embed.add_field(name="Hands won", value=str(stats.hands_won))
     embed.add_field(name="Points", value=str(stats.points))

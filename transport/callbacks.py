@@ -115,7 +115,9 @@ def message_data(
     controls: discord.ui.View | None = MISSING,
 ) -> dict[str, Any]:
     """A message body: ``None`` clears a part, ``MISSING`` leaves it as it is."""
-    data: dict[str, Any] = {}
+    # Nobody is pinged by an answer: a name is written as a mention only to
+    # show who is meant (the host, a player), never to call them.
+    data: dict[str, Any] = {"allowed_mentions": {"parse": []}}
     if content is not None:
         data["content"] = content
     if embed is not MISSING:

@@ -18,13 +18,15 @@ from .test_play import heads_up
 def test_message_body_clears_with_none_and_keeps_what_is_missing() -> None:
     embed = discord.Embed(title="Your hand")
     controls = Controls([button("x:1", "Draw")])
+    quiet = {"allowed_mentions": {"parse": []}}  # nobody is pinged by an answer
     assert message_data(embed=embed, controls=controls) == {
+        **quiet,
         "embeds": [embed.to_dict()],
         "components": [{"type": 1, "components": controls.rows[0]}],
     }
-    assert message_data(controls=None) == {"components": []}
-    assert message_data(content="hi", embed=None) == {"content": "hi", "embeds": []}
-    assert message_data(embed=MISSING, controls=MISSING) == {}
+    assert message_data(controls=None) == {**quiet, "components": []}
+    assert message_data(content="hi", embed=None) == {**quiet, "content": "hi", "embeds": []}
+    assert message_data(embed=MISSING, controls=MISSING) == quiet
 
 
 async def test_a_rate_limited_answer_is_retried(server: Server, launch: LaunchBot) -> None:

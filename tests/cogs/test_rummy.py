@@ -29,5 +29,7 @@ def test_start_and_settings_offer_every_house_rule_as_declared() -> None:
             assert option["required"] is False
             if rule.choices is not None:
                 assert [c["value"] for c in option["choices"]] == list(rule.choices)
+                names = [c["name"] for c in option["choices"]]
+                assert not set(names) & set(rule.choices)  # people read names, not values
             else:
                 assert (option["min_value"], option["max_value"]) == (rule.minimum, rule.maximum)

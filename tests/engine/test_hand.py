@@ -206,7 +206,7 @@ def test_lay_offs_are_credited_to_who_laid_them_off() -> None:
 
 # --- every refusal ---------------------------------------------------------------------
 def test_not_your_turn() -> None:
-    assert_refused(example(), "bob", DrawStock(), NotYourTurnError, "It is not your turn")
+    assert_refused(example(), "bob", DrawStock(), NotYourTurnError, "It is not your turn.")
 
 
 def test_not_seated() -> None:

@@ -101,7 +101,7 @@ def test_illegal_steps_report_the_message_and_play_goes_on(
     ]
     result = replay(example(actions=actions), tmp_path, capsys)
     assert result["steps"] == [
-        {"ok": False, "error": "It is not your turn"},
+        {"ok": False, "error": "It is not your turn."},
         {"ok": False, "error": "You must draw before you discard"},
         {"ok": True},
         {"ok": False, "error": "You took 7♣ from the discard pile this turn: discard another card"},

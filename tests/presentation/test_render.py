@@ -2,9 +2,11 @@ import json
 
 import pytest
 
+from db import PlayerStats
 from engine import Card, HouseRules, RummyError
 from flows.settings import merge_rules
 from presentation import render
+from presentation.scores import stats_embed
 from tests.tables.helpers import playing_table
 
 
@@ -73,3 +75,10 @@ def test_a_long_meld_list_is_split_never_cut() -> None:
     assert len(chunks) > 1 and all(len(chunk) <= 1024 for chunk in chunks)
     joined = "\n".join(chunks)
     assert all(f"{i}. " in joined for i in range(1, 13))  # the newest melds are not dropped
+
+
+def test_a_player_without_wins_has_no_rank_by_wins() -> None:
+    text = _all_text(stats_embed(PlayerStats(1, "Ann", 3, 0, 2, 40, 0, rank=1), "Ann").to_dict())
+    assert "no wins yet" in text and "#1" not in text
+    ranked = _all_text(stats_embed(PlayerStats(1, "Ann", 3, 1, 2, 40, 0, rank=1), "Ann").to_dict())
+    assert "#1" in ranked
