@@ -403,6 +403,12 @@ def format_report(result: LoadResult) -> str:
                      f"({req.by_kind[kind]}){detail if req.by_kind[kind] else ''}")
     not_dms = req.total - req.by_kind["DMs"]
     lines.append(f"  {'all but DMs':<14} {result.per_action(not_dms):5.2f}  ({not_dms})")
+    sizes = [
+        f"{detail} {req.bytes_by_detail[detail] / req.by_detail[detail]:,.0f}"
+        for detail in ("table", "hand view", "callback")
+        if req.by_detail[detail]
+    ]
+    lines.append("  bytes per request body: " + ", ".join(sizes))
     limited = sum(req.limited.values())
     split = ", ".join(f"{k} {v}" for k, v in sorted(req.limited_detail.items())) or "none"
     lines.append(f"429 responses received         {limited}   [{split}; "

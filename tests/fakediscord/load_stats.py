@@ -11,6 +11,8 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 
+import orjson
+
 from .traffic import RecordedRequest
 from .world import Interaction, World
 
@@ -50,6 +52,8 @@ class RequestCounter:
     active: bool = False
     by_kind: Counter[str] = field(default_factory=Counter)
     by_detail: Counter[str] = field(default_factory=Counter)
+    # JSON bytes of the request bodies, by detail: what a table edit costs on the wire.
+    bytes_by_detail: Counter[str] = field(default_factory=Counter)
     limited: Counter[str] = field(default_factory=Counter)  # 429s by kind
     limited_detail: Counter[str] = field(default_factory=Counter)
     limited_global: int = 0
@@ -60,6 +64,8 @@ class RequestCounter:
         kind, detail = request_kind(self.world, record)
         self.by_kind[kind] += 1
         self.by_detail[detail] += 1
+        if record.body is not None:
+            self.bytes_by_detail[detail] += len(orjson.dumps(record.body))
         if record.status == 429:
             self.limited[kind] += 1
             self.limited_detail[detail] += 1
