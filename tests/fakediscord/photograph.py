@@ -65,7 +65,7 @@ def photograph(html: str, out: Path, width: int = 800, *, height: int | None = N
         window = height or FIRST_HEIGHT
         while True:
             _shoot(browser, page, out, width, window, scale, Path(work))
-            if height is not None or not _trim(out, scale) or window >= MAX_HEIGHT:
+            if height is not None or not trim(out, scale) or window >= MAX_HEIGHT:
                 return out
             window = min(window * 2, MAX_HEIGHT)
 
@@ -90,9 +90,10 @@ def _shoot(browser: str, page: Path, out: Path, width: int, height: int, scale: 
                            f"{result.returncode}):\n{tail}")
 
 
-def _trim(out: Path, scale: float) -> bool:
-    """Cut the empty background below the conversation. True when the conversation
-    reached the bottom of the window, so a taller window is needed."""
+def trim(out: Path, scale: float = 1.0) -> bool:
+    """Cut the empty background below the conversation off the PNG ``out``. True when
+    the conversation reached the bottom of the window (nothing was cut: a taller
+    window is needed); False when trimmed, or when Pillow is not installed."""
     try:
         from PIL import Image, ImageChops
     except ImportError:
