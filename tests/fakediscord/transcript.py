@@ -48,6 +48,8 @@ BUTTON_STYLES = {1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "li
 GROUP_WINDOW = timedelta(minutes=7)  # the client folds a run of messages by one author
 IMAGE_TYPE = re.compile(r"image/(png|jpeg|gif|webp)")
 CDN_EMOJI = re.compile(r"https://(?:cdn|media)\.discordapp\.(?:com|net)/emojis/(\d+)\.\w+")
+DISCORD_LINK = re.compile(
+    r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/channels/(?:\d+|@me)/(\d+)(?:/(\d+))?/?")
 JUMBO = re.compile(r"(?:\s*<a?:\w{2,32}:\d{1,20}>){1,27}\s*")
 
 ACTION_ROW, BUTTON, STRING_SELECT = 1, 2, 3
@@ -272,7 +274,7 @@ def _reply_preview(page: _Page, message_id: int) -> str:
         return ("<div class=\"ref\"><span class=\"ref-missing\">Original message was deleted"
                 "</span></div>")
     snippet = _snippet(target)
-    text = (f"<span class=\"ref-text\">{_esc(snippet)}</span>" if snippet else
+    text = (f"<span class=\"ref-text\">{_inline(page, snippet)}</span>" if snippet else
             "<span class=\"ref-text ref-attachment\">Click to see attachment</span>")
     return (f"<div class=\"ref\">{_avatar(page, target.author_id, small=True)}"
             f"<span class=\"ref-name\">@{_esc(_user_name(page, target.author_id))}</span>"
@@ -368,10 +370,10 @@ def _relative(seconds: float) -> str:
     size = abs(seconds)
     units = ((60, 1, "second"), (3600, 60, "minute"), (86400, 3600, "hour"),
              (86400 * 30, 86400, "day"), (86400 * 365, 86400 * 30, "month"))
-    count, unit = round(size / (86400 * 365)), "year"
+    count, unit = int(size / (86400 * 365) + 0.5), "year"
     for limit, length, name in units:
         if size < limit - length / 2:
-            count, unit = round(size / length), name
+            count, unit = int(size / length + 0.5), name
             break
     phrase = f"{count} {unit}{'' if count == 1 else 's'}"
     return f"in {phrase}" if seconds >= 0 else f"{phrase} ago"
@@ -536,7 +538,21 @@ def _entity(page: _Page, token: re.Match[str]) -> str:
     if groups["ltext"] is not None:
         return _link(groups["lurl"], _inline(page, groups["ltext"]))
     url = groups["aurl"] or groups["url"]
-    return _link(url, _esc(url))
+    return _discord_link(page, url) or _link(url, _esc(url))
+
+
+def _discord_link(page: _Page, url: str) -> str | None:
+    """A link to a channel or a message the world knows is drawn as the client draws
+    it: a chip ``#channel`` or ``#channel › (message)``."""
+    found = DISCORD_LINK.fullmatch(url)
+    channel = page.world.channels.get(int(found.group(1))) if found else None
+    if found is None or channel is None:
+        return None
+    name = _esc(_channel_mention(page, channel.id))
+    if found.group(2) is None:
+        return f"<span class=\"mention\">{name}</span>"
+    return (f"<span class=\"mention message-link\">{name}<span class=\"chevron-small\">›"
+            f"</span>{_BUBBLE}</span>")
 
 
 def _mention(text: str) -> str:
@@ -918,6 +934,9 @@ _LINK_ARROW = ("<svg class=\"arrow\" width=\"16\" height=\"16\" viewBox=\"0 0 24
                "19.94 4.06 21 5.375 21h13.25C19.94 21 21 19.94 21 18.625V14h-2v4.625c0 .207-.168"
                ".375-.375.375H5.375A.375.375 0 0 1 5 18.625V5.375C5 5.168 5.168 5 5.375 5H10zm"
                "4-2v2h3.586l-7.293 7.293 1.414 1.414L19 6.414V10h2V3h-7z\"/></svg>")
+_BUBBLE = ("<svg class=\"bubble\" width=\"16\" height=\"16\" viewBox=\"0 0 24 24\">"
+           "<path fill=\"currentColor\" d=\"M4.8 3h14.4A2.8 2.8 0 0 1 22 5.8v9.4a2.8 2.8 0 0 1-2.8"
+           " 2.8H9.5L5 21.5V18h-.2A2.8 2.8 0 0 1 2 15.2V5.8A2.8 2.8 0 0 1 4.8 3z\"/></svg>")
 _CHEVRON = ("<svg class=\"chevron\" width=\"24\" height=\"24\" viewBox=\"0 0 24 24\">"
             "<path fill=\"currentColor\" d=\"M16.59 8.59 12 13.17 7.41 8.59 6 10l6 6 6-6z\"/>"
             "</svg>")
@@ -997,6 +1016,9 @@ line-height:1.125rem;white-space:pre-wrap}
 .embed code.inline,.container code.inline{background:#1e1f22}
 .mention{background:rgba(88,101,242,.3);color:#c9cdfb;border-radius:3px;padding:0 2px;
 font-weight:500}
+.message-link{white-space:nowrap}
+.message-link .chevron-small{margin:0 2px}
+.message-link .bubble{width:14px;height:14px;vertical-align:-2px}
 .timestamp{background:rgba(78,80,88,.48);border-radius:3px;padding:0 2px}
 a.link,.link{color:#00a8fc;text-decoration:none}
 .spoiler{background:#1e1f22;color:transparent;border-radius:4px;padding:0 2px}
