@@ -103,9 +103,10 @@ def render(emu: FakeDiscord, messages: Sequence[Message], *,
 
     ``viewer`` is the person looking: ephemeral messages meant for someone else are
     left out (they would not see them) and messages mentioning them are
-    highlighted. ``title`` names the page and is shown as a caption above the
-    conversation. ``width`` is the widest the conversation column gets (800 px
-    is the desktop message column; the page also reads at phone width).
+    highlighted. Deleted messages a test still holds are left out too. ``title``
+    names the page and is shown as a caption above the conversation. ``width`` is
+    the widest the conversation column gets (800 px is the desktop message column;
+    the page also reads at phone width).
     ``now`` (Unix seconds, default the current time, the clock the emulator's
     snowflakes and timestamps use) is what "Today at" and ``<t:...:R>`` are
     relative to; times are shown in ``tz``.
@@ -115,7 +116,8 @@ def render(emu: FakeDiscord, messages: Sequence[Message], *,
     world = emu.world
     page = _Page(world, viewer_id, time.time() if now is None else now, tz,
                  getattr(world, "application_emojis", None) or {})
-    shown = [m for m in messages if viewer_id is None or m.visible_to in (None, viewer_id)]
+    shown = [m for m in messages if not m.deleted
+             and (viewer_id is None or m.visible_to in (None, viewer_id))]
     channel = world.channels.get(shown[0].channel_id) if shown else None
     page.guild_id = channel.guild_id if channel is not None else None
     body = "".join(_messages(page, shown))

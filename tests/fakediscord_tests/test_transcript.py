@@ -218,7 +218,9 @@ async def test_links_to_known_channels_and_messages_are_chips(room: Room) -> Non
 
 
 async def test_an_empty_conversation_is_still_a_page(room: Room) -> None:
-    page = room.page([], title="Nothing yet")
+    gone = room.bot_says({"content": "soon deleted"})
+    room.emu.delete_message(gone)
+    page = room.page([gone], title="Nothing yet")
     assert page.one("title").text() == "Nothing yet" and page.all(cls="msg") == []
 
 
