@@ -41,7 +41,9 @@ if TYPE_CHECKING:
     from .actors import Actor
     from .server import FakeDiscord
 
-# Discord's default avatar colours, picked as the client does for new usernames.
+# Discord's default avatar colours. The client picks one from the id's timestamp
+# bits; the emulator makes everyone in the same millisecond, so the low bits pick
+# here, and people on one page get different colours.
 AVATAR_COLOURS = ("#5865f2", "#757e8a", "#3ba55c", "#faa61a", "#ed4245", "#eb459e")
 BUTTON_STYLES = {1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "link",
                  6: "premium"}
@@ -227,7 +229,7 @@ def _walk(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
 def _avatar(page: _Page, user_id: int, *, small: bool = False) -> str:
     name = _user_name(page, user_id)
     initial = name[:1].upper() or "?"
-    colour = AVATAR_COLOURS[(user_id >> 22) % len(AVATAR_COLOURS)]
+    colour = AVATAR_COLOURS[user_id % len(AVATAR_COLOURS)]
     kind = "avatar small" if small else "avatar"
     return f"<span class=\"{kind}\" style=\"background:{colour}\">{_esc(initial)}</span>"
 
