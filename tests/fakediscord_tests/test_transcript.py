@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 import aiohttp
 import pytest
+from PIL import Image
 
 from tests.fakediscord import Actor, Channel, FakeDiscord, Message
 from tests.fakediscord import photograph as photo
@@ -494,15 +495,14 @@ def test_photograph_without_chromium_says_what_to_install(
 
 
 def test_trim_cuts_the_empty_bottom(tmp_path: Path) -> None:
-    image = pytest.importorskip("PIL.Image")
-    shot = image.new("RGB", (100, 1000), photo.BACKGROUND)
+    shot = Image.new("RGB", (100, 1000), photo.BACKGROUND)
     shot.paste((255, 255, 255), (10, 10, 90, 300))
     out = tmp_path / "shot.png"
     shot.save(out)
     assert photo.trim(out, 1.0) is False
-    with image.open(out) as trimmed:
+    with Image.open(out) as trimmed:
         assert trimmed.size == (100, 300 + photo.MARGIN)
-    full = image.new("RGB", (100, 200), (255, 255, 255))
+    full = Image.new("RGB", (100, 200), (255, 255, 255))
     buffer = io.BytesIO()
     full.save(buffer, "PNG")
     out.write_bytes(buffer.getvalue())
@@ -516,14 +516,3 @@ async def test_relative_times_round_like_the_client(room: Room) -> None:
     md = message_node(room.page([message], now=int(now)), message).one(cls="md")
     assert [t.text() for t in md.all(cls="timestamp")] == [
         "in 30 seconds", "in 1 minute", "in 3 hours", "3 days ago", "in 1 year"]
-
-
-@pytest.mark.skipif(photo.find_chromium() is None, reason="needs Debian's chromium package")
-def test_photograph_is_as_tall_as_the_conversation(tmp_path: Path) -> None:
-    pytest.importorskip("PIL")
-    page = "<html><body style='margin:0;background:#313338'><div style='height:300px;" \
-           "background:#fff'></div></body></html>"
-    out = photo.photograph(page, tmp_path / "shot.png", width=320)
-    from PIL import Image
-    with Image.open(out) as shot:
-        assert shot.size == (320, 300 + photo.MARGIN)
