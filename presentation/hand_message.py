@@ -202,14 +202,20 @@ class HandLayout:
         return ", ".join(seen)
 
     def since_last_turn(self) -> str:
-        """The others' moves since this player's own last move, newest last."""
+        """The others' moves between this player's previous turn and now (during
+        their own turn: up to its start), newest last."""
         entries = list(self.table.hand_log)
-        mine = [i for i, (by, _) in enumerate(entries) if by == self.key]
-        start = mine[-1] + 1 if mine else 0
-        lines = [line for by, line in entries[start:] if by != self.key][-SINCE_LINES:]
+        end = len(entries)
+        while end and entries[end - 1][0] == self.key:
+            end -= 1  # this turn's own moves
+        start = end
+        while start and entries[start - 1][0] != self.key:
+            start -= 1
+        lines = [line for by, line in entries[start:end]][-SINCE_LINES:]
         if not lines:
             return ""
-        return "**Since your last move**\n" + "\n".join(f"-# {line}" for line in lines)
+        heading = "Since your last turn" if start else "So far this hand"
+        return f"**{heading}**\n" + "\n".join(f"-# {line}" for line in lines)
 
     # --- the controls -----------------------------------------------------------------
     def card_rows(
