@@ -62,10 +62,33 @@ truthy (woken by every change, polled every 50 ms) and returns its value.
 
 A ``Message`` is the stored object, edited in place: ``.id, .channel_id,
 .guild_id, .author_id, .content, .embeds, .components, .flags, .ephemeral,
-.loading, .attachments, .file_data, .edits, .deleted`` and helpers
-``.buttons()`` (dicts: label, custom_id, disabled, style, emoji, url),
-``.button(label)``, ``.selects()``, ``.text()`` (content, embed text and text
-displays joined, for assertions).
+.loading, .is_v2, .attachments, .file_data, .edits, .deleted`` and helpers
+``.buttons()`` (dicts: label, custom_id, disabled, style, emoji, url, id),
+``.button(label)``, ``.selects()``, ``.text()`` (content, embed text
+and text displays joined, for assertions), and for Components V2 layouts
+``.text_displays()`` (each text display, sections' included, in reading
+order), ``.accent_colors()`` (each container's, None if unset) and
+``.media_urls()`` (thumbnails, gallery items, files). Buttons and selects are
+found wherever they sit: action rows, containers, sections' accessories.
+
+Components V2
+-------------
+A message whose ``flags`` carry ``IS_COMPONENTS_V2`` (``1 << 15``; what
+discord.py's ``ui.LayoutView`` sends) is a layout (``layouts.py``): channel
+messages, callbacks 4 and 7, followups and webhook edits take it, ephemeral or
+not, with Discord's rules, each answered 400 (code 50035, the error tree
+pointing at the fault): no ``content``/``embeds``/``poll``/``sticker_ids``;
+top level action rows, sections, text displays, media galleries, files,
+separators and containers (a container holds the same, but no container); a
+section 1-3 text displays and a button or thumbnail accessory; a row up to 5
+buttons or one select; at most 40 components counting nested ones and 4,000
+characters of text displays in all; labels 80, option texts 100, placeholders
+150, custom ids 100 characters and unique. The flag never goes away: an edit
+sending ``flags`` without it, or content, is refused; one without ``flags``
+keeps it. A "thinking" answer (type 5) may only carry the EPHEMERAL flag; the
+layout comes with the edit or followup that fills it in. Stored and sent back
+as Discord does: every component numbered (``id``), defaults filled in, media
+unfurled. Legacy messages keep their own rules (content, up to 5 rows).
 
 Actors
 ------
@@ -94,7 +117,8 @@ Each action returns a ``Reply``: ``.type`` (callback type: 4 message,
 5 thinking, 6 deferred update, 7 update, 9 modal), ``.answered``,
 ``.latency`` (INTERACTION_CREATE sent -> callback received, s), ``.message``
 (the message created or updated, current, None if deleted), ``.content``,
-``.embeds``, ``.components``, ``.ephemeral``, ``.followups`` (messages sent
+``.embeds``, ``.components``, ``.ephemeral``, ``.text_displays()``,
+``.accent_colors()``, ``.followups`` (messages sent
 through the followup webhook; the first one after a "thinking" defer fills
 the original, so it is also ``.message``), ``.modal``, ``.text()``. The
 action waits up to ``emu.interaction_timeout`` (3 s) for the callback and,
@@ -160,7 +184,8 @@ the per-member permission role, channel categories, voice, autocomplete or
 message-edit limits (30046); unknown routes are reported, so a missing one
 shows up at once. Modules: ``world`` (state), ``payloads`` (JSON shapes),
 ``rest``, ``gateway``, ``spec``, ``traffic``, ``faults``, ``commands``
-(slash building), ``components`` (reading components), ``actors``,
+(slash building), ``components`` (reading components, legacy limits),
+``layouts`` (Components V2 rules and shape), ``actors``,
 ``server`` (``FakeDiscord``), ``harness`` (running a client), ``ratelimits``;
 ``load``, ``load_players``, ``load_process``, ``load_stats``, ``load_startup``
 (the load benchmark).

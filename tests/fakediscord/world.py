@@ -22,6 +22,7 @@ from typing import Any
 import discord
 
 from . import components as comp
+from . import layouts
 
 DISCORD_EPOCH_MS = 1420070400000
 
@@ -198,6 +199,11 @@ class Message:
         """A deferred "thinking..." message that the bot has not filled in yet."""
         return bool(self.flags & MessageFlag.LOADING)
 
+    @property
+    def is_v2(self) -> bool:
+        """A Components V2 layout (flag ``IS_COMPONENTS_V2``): no content, no embeds."""
+        return bool(self.flags & MessageFlag.IS_COMPONENTS_V2)
+
     def buttons(self) -> list[dict[str, Any]]:
         return comp.buttons(self.components)
 
@@ -213,6 +219,20 @@ class Message:
         """Content, embed text and text displays joined by newlines, for assertions."""
         parts = [self.content, *comp.embed_texts(self.embeds), *comp.texts(self.components)]
         return "\n".join(p for p in parts if p)
+
+    def text_displays(self) -> list[str]:
+        """The text of each text display (inside containers and sections too), in
+        reading order: one entry per display, for asserting on a layout's parts."""
+        return comp.texts(self.components)
+
+    def accent_colors(self) -> list[int | None]:
+        """Each container's accent colour, in order (None for a container without one)."""
+        return comp.accent_colors(self.components)
+
+    def media_urls(self) -> list[str]:
+        """The URLs of thumbnails, media gallery items and files, in order (an uploaded
+        file's ``attachment://name`` is answered as the attachment's URL)."""
+        return comp.media_urls(self.components)
 
     def _labels(self) -> list[str | None]:
         return [b["label"] or b["custom_id"] for b in self.buttons()]
@@ -429,9 +449,10 @@ class World:
             message.components = fresh(body["components"] or [])
         if body.get("flags") is not None:
             # Who sees a message is fixed when it is made (``visible_to``); a body's
-            # EPHEMERAL bit on an edit is ignored, as by Discord.
+            # EPHEMERAL bit on an edit is ignored, as by Discord. A layout stays one.
             fixed = MessageFlag.EPHEMERAL | MessageFlag.LOADING
-            message.flags = (int(body["flags"]) & ~fixed) | (message.flags & fixed)
+            sticky = fixed | MessageFlag.IS_COMPONENTS_V2
+            message.flags = (int(body["flags"]) & ~fixed) | (message.flags & sticky)
         if body.get("tts"):
             message.tts = True
         if creating and body.get("message_reference"):
@@ -440,6 +461,9 @@ class World:
             kept_ids = {str(a.get("id")) for a in body.get("attachments") or []}
             kept = [a for a in message.attachments if str(a["id"]) in kept_ids]
             message.attachments = kept + [self._attachment(message, *f) for f in files]
+        if message.is_v2 and "components" in body:
+            message.components = layouts.render(message.components, message.attachments,
+                                                self.ids.next)
         if not creating:
             message.edits += 1
             message.edited_at = now_iso()
