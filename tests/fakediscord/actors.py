@@ -164,8 +164,9 @@ class Actor:
     async def click(self, message: Message | Reply | int, label: str | None = None, *,
                     custom_id: str | None = None, emoji: str | None = None,
                     allow_disabled: bool = False) -> Reply:
-        """Click a button found by label, custom_id (exact or unique substring) or emoji,
-        wherever it is: an action row, a container, a section's accessory."""
+        """Click a button found by label, custom_id (exact or unique substring) or emoji
+        (a unicode emoji, a custom emoji's name or id, or ``<:name:id>``), wherever it is:
+        an action row, a container, a section's accessory."""
         target = self._visible_message(message)
         button = _find_button(target, label, custom_id, emoji)
         what = button["label"] or button["custom_id"]
@@ -298,7 +299,7 @@ def _find_button(message: Message, label: str | None, custom_id: str | None,
         matches = [b for b in buttons if b["label"] == label]
         wanted = f"label {label!r}"
     elif emoji is not None:
-        matches = [b for b in buttons if b["emoji"] == emoji]
+        matches = [b for b in buttons if comp.emoji_matches(b, emoji)]
         wanted = f"emoji {emoji!r}"
     else:
         matches, wanted = buttons, "any button"

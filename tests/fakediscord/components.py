@@ -8,7 +8,8 @@ those of Components V2 layouts are in ``layouts.py``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Container, Iterator
 from typing import Any
 
 ACTION_ROW = 1
@@ -37,6 +38,8 @@ MAX_CUSTOM_ID = 100
 
 # A field error: a message (Discord's generic code), or Discord's (code, message).
 Reason = str | tuple[str, str]
+INVALID_EMOJI: tuple[str, str] = ("BUTTON_COMPONENT_INVALID_EMOJI", "Invalid emoji")
+CUSTOM_EMOJI_TEXT = re.compile(r"<(a?):(\w+):(\d+)>")
 
 
 def walk(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
@@ -69,7 +72,8 @@ def _walk_one(component: dict[str, Any], here: str) -> Iterator[tuple[str, dict[
 
 def buttons(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Buttons as a person sees them: label, custom_id, disabled, style, emoji (the name),
-    url, and id (the component's number in the message, if it has one)."""
+    emoji_id (a custom emoji's id as a string, else None), url, and id (the
+    component's number in the message, if it has one)."""
     found = []
     for c in walk(components):
         if c.get("type") == BUTTON:
@@ -80,10 +84,20 @@ def buttons(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "disabled": bool(c.get("disabled", False)),
                 "style": c.get("style"),
                 "emoji": emoji.get("name"),
+                "emoji_id": str(emoji["id"]) if emoji.get("id") else None,
                 "url": c.get("url"),
                 "id": c.get("id"),
             })
     return found
+
+
+def emoji_matches(button: dict[str, Any], wanted: str) -> bool:
+    """Whether a button (as ``buttons`` lists it) shows ``wanted``: its name, a custom
+    emoji's id, or the custom emoji written as in text (``<:name:id>``)."""
+    written = CUSTOM_EMOJI_TEXT.fullmatch(wanted)
+    if written is not None:
+        return (button["emoji"], button["emoji_id"]) == (written[2], written[3])
+    return wanted in (button["emoji"], button["emoji_id"])
 
 
 def selects(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -125,6 +139,29 @@ def media_urls(components: list[dict[str, Any]]) -> list[str]:
         elif c.get("type") == FILE:
             urls.append(c.get("file", {}).get("url", ""))
     return urls
+
+
+def custom_emojis(components: list[dict[str, Any]]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every custom emoji on buttons and select options, with its place in the body."""
+    for path, c in walk_paths(components):
+        emoji = c.get("emoji")
+        if isinstance(emoji, dict) and emoji.get("id") is not None:
+            yield f"{path}.emoji", emoji
+        for i, option in enumerate(c.get("options") or []):
+            emoji = option.get("emoji") if isinstance(option, dict) else None
+            if isinstance(emoji, dict) and emoji.get("id") is not None:
+                yield f"{path}.options.{i}.emoji", emoji
+
+
+def emoji_errors(components: list[dict[str, Any]], known_ids: Container[int]) -> dict[str, Reason]:
+    """Custom emoji Discord does not know: it refuses a button or option whose emoji is
+    neither the application's nor one of a server's, legacy message or not."""
+    errors: dict[str, Reason] = {}
+    for path, emoji in custom_emojis(components):
+        emoji_id = str(emoji["id"])
+        if not emoji_id.isdigit() or int(emoji_id) not in known_ids:
+            errors[f"{path}.id"] = INVALID_EMOJI
+    return errors
 
 
 def embed_texts(embeds: list[dict[str, Any]]) -> list[str]:

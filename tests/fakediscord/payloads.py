@@ -12,6 +12,7 @@ from typing import Any
 
 from .components import Reason
 from .world import (
+    AppEmoji,
     ChannelType,
     Guild,
     Interaction,
@@ -203,6 +204,15 @@ def application(world: World) -> dict[str, Any]:
         "role_connections_verification_url": None,
         "interactions_endpoint_url": None, "approximate_guild_count": len(world.guilds),
         "redirect_uris": [], "integration_types_config": {"0": {}},
+    }
+
+
+def app_emoji(world: World, e: AppEmoji) -> dict[str, Any]:
+    """An application's emoji; ``user`` is who uploaded it (the bot, through the API)."""
+    return {
+        "id": str(e.id), "name": e.name, "roles": [],
+        "user": user(world.users[e.user_id] if e.user_id is not None else world.bot),
+        "require_colons": True, "managed": False, "animated": e.animated, "available": True,
     }
 
 

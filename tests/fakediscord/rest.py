@@ -20,13 +20,13 @@ from typing import Any
 import orjson
 from aiohttp import BodyPartReader, web
 
-from . import layouts, payloads, spec
-from .components import Reason, limit_errors
+from . import emojis, layouts, payloads, spec
+from .components import Reason, emoji_errors, limit_errors
 from .faults import FaultInjector
 from .gateway import Gateway
 from .ratelimits import RateLimits
 from .traffic import RecordedRequest, TrafficLog
-from .world import Channel, Interaction, Message, MessageFlag, World
+from .world import AppEmoji, Channel, Interaction, Message, MessageFlag, World
 
 API_PREFIX = "/api/v10"
 JSON_HEADERS = {"Content-Type": "application/json"}  # exactly: discord.py compares the string
@@ -34,7 +34,7 @@ JSON_HEADERS = {"Content-Type": "application/json"}  # exactly: discord.py compa
 # Discord's error codes used here
 UNKNOWN_APPLICATION, UNKNOWN_CHANNEL, UNKNOWN_GUILD, UNKNOWN_MEMBER = 10002, 10003, 10004, 10007
 UNKNOWN_MESSAGE, UNKNOWN_USER, UNKNOWN_WEBHOOK, UNKNOWN_INTERACTION = 10008, 10013, 10015, 10062
-UNKNOWN_COMMAND = 10063
+UNKNOWN_COMMAND, UNKNOWN_EMOJI, MAX_EMOJIS = 10063, 10014, 30008
 MISSING_ACCESS, CANNOT_EDIT_OTHERS, EMPTY_MESSAGE, CANNOT_DM = 50001, 50005, 50006, 50007
 MISSING_PERMISSIONS, INVALID_FORM_BODY, ALREADY_ACKNOWLEDGED = 50013, 50035, 40060
 
@@ -121,6 +121,12 @@ class RestApi:
              self.edit_command),
             ("DELETE", "/applications/{application_id}/guilds/{guild_id}/commands/{command_id}",
              self.delete_command),
+            ("GET", "/applications/{application_id}/emojis", self.list_app_emojis),
+            ("POST", "/applications/{application_id}/emojis", self.create_app_emoji),
+            ("GET", "/applications/{application_id}/emojis/{emoji_id}", self.get_app_emoji),
+            ("PATCH", "/applications/{application_id}/emojis/{emoji_id}", self.edit_app_emoji),
+            ("DELETE", "/applications/{application_id}/emojis/{emoji_id}",
+             self.delete_app_emoji),
             ("POST", "/interactions/{interaction_id}/{interaction_token}/callback", self.callback),
             ("POST", "/webhooks/{webhook_id}/{webhook_token}", self.followup),
             ("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
@@ -291,6 +297,57 @@ class RestApi:
     async def delete_command(self, req: Req) -> Answer:
         scope, record = self._command(req)
         self.world.delete_command(scope, record)
+        return 204, None
+
+    # -- application emojis -------------------------------------------------------------
+    # No permission in any server is needed: the emojis belong to the application.
+
+    def _app_emoji(self, req: Req) -> AppEmoji:
+        self._scope(req)
+        emoji = self.world.application_emojis.get(req.id("emoji_id"))
+        if emoji is None:
+            raise ApiError(404, UNKNOWN_EMOJI, "Unknown Emoji")
+        return emoji
+
+    def _check_emoji_name(self, name: object, renamed: AppEmoji | None = None) -> None:
+        taken = (e.name for e in self.world.application_emojis.values() if e is not renamed)
+        reason = emojis.name_error(name, taken)
+        if reason is not None:
+            raise ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", {"name": reason})
+
+    async def list_app_emojis(self, req: Req) -> Answer:
+        self._scope(req)
+        return 200, {"items": [payloads.app_emoji(self.world, e)
+                               for e in self.world.application_emojis.values()]}
+
+    async def create_app_emoji(self, req: Req) -> Answer:
+        self._scope(req)
+        body = req.body if isinstance(req.body, dict) else {}
+        self._check_emoji_name(body.get("name"))
+        image = emojis.decode_image(body.get("image"))
+        if not isinstance(image, emojis.Image):
+            raise ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", {"image": image})
+        limit = self.world.max_application_emojis
+        if len(self.world.application_emojis) >= limit:
+            raise ApiError(400, MAX_EMOJIS, f"Maximum number of emojis reached ({limit})")
+        emoji = self.world.add_application_emoji(body["name"], image.data, image.content_type,
+                                                 animated=image.animated)
+        return 201, payloads.app_emoji(self.world, emoji)
+
+    async def get_app_emoji(self, req: Req) -> Answer:
+        return 200, payloads.app_emoji(self.world, self._app_emoji(req))
+
+    async def edit_app_emoji(self, req: Req) -> Answer:
+        emoji = self._app_emoji(req)
+        body = req.body if isinstance(req.body, dict) else {}
+        if "name" in body:
+            self._check_emoji_name(body["name"], renamed=emoji)
+            emoji.name = body["name"]
+            self.world.changed()
+        return 200, payloads.app_emoji(self.world, emoji)
+
+    async def delete_app_emoji(self, req: Req) -> Answer:
+        self.world.delete_application_emoji(self._app_emoji(req))
         return 204, None
 
     # -- interaction callback -------------------------------------------------------------
@@ -503,7 +560,7 @@ class RestApi:
                        require_content: bool = False) -> None:
         """Discord's limits on a message body (a new message, or an edit of ``existing``):
         a Components V2 layout's if the body or the message has the flag, a legacy
-        message's otherwise."""
+        message's otherwise, and custom emoji that exist, in either."""
         was_v2 = existing is not None and existing.is_v2
         if was_v2 or layouts.is_v2(body.get("flags")):
             stored = ({"content": existing.content, "embeds": existing.embeds}
@@ -511,6 +568,7 @@ class RestApi:
             errors = layouts.message_errors(body, was_v2=was_v2, stored=stored)
         else:
             errors = limit_errors(body)
+        errors |= emoji_errors(body.get("components") or [], self.world.known_emoji_ids())
         if errors:
             raise ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", errors)
         if require_content and not any(body.get(k) for k in ("content", "embeds", "components",

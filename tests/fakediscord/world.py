@@ -23,6 +23,7 @@ import discord
 
 from . import components as comp
 from . import layouts
+from .emojis import MAX_APPLICATION_EMOJIS
 
 DISCORD_EPOCH_MS = 1420070400000
 
@@ -165,6 +166,28 @@ class Guild:
 
 
 @dataclass(eq=False)
+class AppEmoji:
+    """An emoji the application owns (usable in any server, no permission needed).
+
+    ``image`` is the decoded upload and ``content_type`` its real type
+    ("image/png", "image/gif"...), so anything drawing messages can show it.
+    """
+
+    id: int
+    name: str
+    image: bytes
+    content_type: str
+    animated: bool
+    # Who uploaded it: None for the bot (through the API), a person's id (the portal).
+    user_id: int | None = None
+
+    @property
+    def mention(self) -> str:
+        """How text shows it: ``<:name:id>`` (``<a:name:id>`` if animated)."""
+        return f"<{'a' if self.animated else ''}:{self.name}:{self.id}>"
+
+
+@dataclass(eq=False)
 class Message:
     """A stored message; the emulator edits it in place, so it is always current."""
 
@@ -296,6 +319,8 @@ class World:
         self._tokens = itertools.count(1)
         self.bot_writes = 0  # messages the bot created, edited or deleted, ever
         self.copy_bodies = True  # see apply_body
+        self.application_emojis: dict[int, AppEmoji] = {}
+        self.max_application_emojis = MAX_APPLICATION_EMOJIS  # tests may lower it
         self.bot = self.create_user(bot_name, bot=True)
         self.application_id = self.bot.id  # true of every application made since 2019
         self.owner = self.create_user("app-owner")
@@ -509,6 +534,24 @@ class World:
             if message.visible_to is None or include_ephemeral or message.visible_to == viewer:
                 out.append(message)
         return out
+
+    # -- application emojis -------------------------------------------------
+
+    def add_application_emoji(self, name: str, image: bytes, content_type: str, *,
+                              animated: bool = False, user_id: int | None = None) -> AppEmoji:
+        """Store an emoji of the application (checks are the caller's: see ``emojis``)."""
+        emoji = AppEmoji(self.ids.next(), name, image, content_type, animated, user_id)
+        self.application_emojis[emoji.id] = emoji
+        self.changed()
+        return emoji
+
+    def delete_application_emoji(self, emoji: AppEmoji) -> None:
+        self.application_emojis.pop(emoji.id, None)
+        self.changed()
+
+    def known_emoji_ids(self) -> set[int]:
+        """Custom emoji a message may show: the application's (servers here have none)."""
+        return set(self.application_emojis)
 
     # -- application commands -----------------------------------------------
 

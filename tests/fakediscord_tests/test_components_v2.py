@@ -222,6 +222,10 @@ BROKEN: dict[str, tuple[dict[str, Any], str, str, bool]] = {
     "26 select options": (
         layout(row(select("many", 26))), "components.0.components.0.options",
         "BASE_TYPE_BAD_LENGTH", True),
+    "an unknown custom emoji": (
+        layout(container(row(button("Ace", "ace", emoji={"id": "4242", "name": "ace"})))),
+        "components.0.components.0.components.0.emoji.id", "BUTTON_COMPONENT_INVALID_EMOJI",
+        False),
     "a container in a container": (
         layout(container(container(text("deep")))), "components.0.components.0.type",
         "UNION_TYPE_CHOICES", True),
