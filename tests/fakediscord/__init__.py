@@ -62,10 +62,51 @@ truthy (woken by every change, polled every 50 ms) and returns its value.
 
 A ``Message`` is the stored object, edited in place: ``.id, .channel_id,
 .guild_id, .author_id, .content, .embeds, .components, .flags, .ephemeral,
-.loading, .attachments, .file_data, .edits, .deleted`` and helpers
-``.buttons()`` (dicts: label, custom_id, disabled, style, emoji, url),
-``.button(label)``, ``.selects()``, ``.text()`` (content, embed text and text
-displays joined, for assertions).
+.loading, .is_v2, .attachments, .file_data, .edits, .deleted`` and helpers
+``.buttons()`` (dicts: label, custom_id, disabled, style, emoji, emoji_id,
+url, id), ``.button(label)``, ``.selects()``, ``.text()`` (content, embed text
+and text displays joined, for assertions), and for Components V2 layouts
+``.text_displays()`` (each text display, sections' included, in reading
+order), ``.accent_colors()`` (each container's, None if unset) and
+``.media_urls()`` (thumbnails, gallery items, files). Buttons and selects are
+found wherever they sit: action rows, containers, sections' accessories.
+
+Components V2
+-------------
+A message whose ``flags`` carry ``IS_COMPONENTS_V2`` (``1 << 15``; what
+discord.py's ``ui.LayoutView`` sends) is a layout (``layouts.py``): channel
+messages, callbacks 4 and 7, followups and webhook edits take it, ephemeral or
+not, with Discord's rules, each answered 400 (code 50035, the error tree
+pointing at the fault): no ``content``/``embeds``/``poll``/``sticker_ids``;
+top level action rows, sections, text displays, media galleries, files,
+separators and containers (a container holds the same, but no container); a
+section 1-3 text displays and a button or thumbnail accessory; a row up to 5
+buttons or one select; at most 40 components counting nested ones and 4,000
+characters of text displays in all; labels 80, option texts 100, placeholders
+150, custom ids 100 characters and unique. The flag never goes away: an edit
+sending ``flags`` without it, or content, is refused; one without ``flags``
+keeps it. A "thinking" answer (type 5) may only carry the EPHEMERAL flag; the
+layout comes with the edit or followup that fills it in. Stored and sent back
+as Discord does: every component numbered (``id``), defaults filled in, media
+unfurled. Legacy messages keep their own rules (content, up to 5 rows).
+
+Application emojis
+------------------
+``GET/POST /applications/{id}/emojis`` and ``GET/PATCH/DELETE
+/applications/{id}/emojis/{emoji_id}`` (discord.py's
+``create_application_emoji``, ``fetch_application_emoji(s)``,
+``Emoji.edit``/``delete``) keep ``AppEmoji`` objects (``id, name, image``
+(bytes), ``content_type, animated, user_id, mention``) in
+``emu.world.application_emojis`` (by id). Names are 2-32 of ``[A-Za-z0-9_]``
+and unique (else 50035 ``APPLICATION_EMOJI_NAME_ALREADY_TAKEN``), images PNG,
+JPEG, GIF, WEBP or AVIF data URIs up to 256 KiB (else 50035 "File cannot be
+larger than 256.0 kb."), and at most ``world.max_application_emojis`` (2,000;
+a test may lower it) exist (else 30008). ``emu.application_emojis()``,
+``emu.application_emoji(name)`` read them; ``emu.add_application_emoji(name,
+image=...)`` uploads one as the Developer Portal would, before the bot starts.
+A custom emoji on a button or select option of any message must be one of
+them (else 50035 ``BUTTON_COMPONENT_INVALID_EMOJI``); servers here have no
+emojis of their own. Emoji in text (``<:name:id>``) are not checked.
 
 Actors
 ------
@@ -80,7 +121,8 @@ command hidden by ``default_member_permissions``, DM-less commands in DMs.
 
 ``await alice.click(message, label=None, *, custom_id=None, emoji=None,
 allow_disabled=False)`` clicks a button (``message`` may be a Message, a
-Reply or an id; custom_id matches exactly or as a unique substring).
+Reply or an id; custom_id matches exactly or as a unique substring; emoji is
+a unicode emoji, a custom emoji's name or id, or ``<:name:id>``).
 ``await alice.select(message, "cards", ["10H", "10S"])`` picks values in the
 select whose custom_id or placeholder contains the name; values must be
 offered and within min/max. ``await alice.submit_modal(reply, {custom_id:
@@ -94,7 +136,8 @@ Each action returns a ``Reply``: ``.type`` (callback type: 4 message,
 5 thinking, 6 deferred update, 7 update, 9 modal), ``.answered``,
 ``.latency`` (INTERACTION_CREATE sent -> callback received, s), ``.message``
 (the message created or updated, current, None if deleted), ``.content``,
-``.embeds``, ``.components``, ``.ephemeral``, ``.followups`` (messages sent
+``.embeds``, ``.components``, ``.ephemeral``, ``.text_displays()``,
+``.accent_colors()``, ``.followups`` (messages sent
 through the followup webhook; the first one after a "thinking" defer fills
 the original, so it is also ``.message``), ``.modal``, ``.text()``. The
 action waits up to ``emu.interaction_timeout`` (3 s) for the callback and,
@@ -143,10 +186,10 @@ file, one JSON object a line.
 ``emu.traffic.on_http`` observers still see every request as it is answered.
 
 ``FakeDiscord(rate_limits=RateLimits())`` (``ratelimits.py``) enforces Discord's
-rate limits: 5 message sends or edits per 5 s per channel, other bot routes 50
-a second each, and 50 requests a second for the whole bot (interaction
-callbacks and webhooks exempt), with the ``X-RateLimit-*`` headers discord.py
-paces itself by and a 429 past them.
+rate limits: 5 message sends or edits per 5 s per channel, other bot routes
+(application emojis' too) 50 a second each, and 50 requests a second for the
+whole bot (interaction callbacks and webhooks exempt), with the
+``X-RateLimit-*`` headers discord.py paces itself by and a 429 past them.
 
 ``python -m tests.fakediscord.bench`` prints login-to-ready time and
 interaction round trips. ``python -m tests.fakediscord.load`` is the load
@@ -160,7 +203,9 @@ the per-member permission role, channel categories, voice, autocomplete or
 message-edit limits (30046); unknown routes are reported, so a missing one
 shows up at once. Modules: ``world`` (state), ``payloads`` (JSON shapes),
 ``rest``, ``gateway``, ``spec``, ``traffic``, ``faults``, ``commands``
-(slash building), ``components`` (reading components), ``actors``,
+(slash building), ``components`` (reading components, legacy limits),
+``layouts`` (Components V2 rules and shape), ``emojis`` (application
+emojis' rules), ``actors``,
 ``server`` (``FakeDiscord``), ``harness`` (running a client), ``ratelimits``;
 ``load``, ``load_players``, ``load_process``, ``load_stats``, ``load_startup``
 (the load benchmark).
@@ -171,9 +216,9 @@ from .faults import Fault
 from .harness import BotRunner, point_discord_at, run_client
 from .server import FakeDiscord
 from .traffic import RecordedRequest
-from .world import Channel, Guild, Interaction, Message, Role, User
+from .world import AppEmoji, Channel, Guild, Interaction, Message, Role, User
 
 __all__ = [
-    "Actor", "BotRunner", "Channel", "FakeDiscord", "Fault", "Guild", "Interaction", "Message",
-    "RecordedRequest", "Reply", "Role", "User", "point_discord_at", "run_client",
+    "Actor", "AppEmoji", "BotRunner", "Channel", "FakeDiscord", "Fault", "Guild", "Interaction",
+    "Message", "RecordedRequest", "Reply", "Role", "User", "point_discord_at", "run_client",
 ]

@@ -87,6 +87,14 @@ class Reply:
     def selects(self) -> list[dict[str, Any]]:
         return self.message.selects() if self.message else []
 
+    def text_displays(self) -> list[str]:
+        """The response message's text displays (Components V2), in reading order."""
+        return self.message.text_displays() if self.message else []
+
+    def accent_colors(self) -> list[int | None]:
+        """The accent colour of each container of the response message."""
+        return self.message.accent_colors() if self.message else []
+
     def __repr__(self) -> str:
         if not self.answered:
             return f"<Reply to {self.interaction.description}: unanswered>"
@@ -156,7 +164,9 @@ class Actor:
     async def click(self, message: Message | Reply | int, label: str | None = None, *,
                     custom_id: str | None = None, emoji: str | None = None,
                     allow_disabled: bool = False) -> Reply:
-        """Click a button found by label, custom_id (exact or unique substring) or emoji."""
+        """Click a button found by label, custom_id (exact or unique substring) or emoji
+        (a unicode emoji, a custom emoji's name or id, or ``<:name:id>``), wherever it is:
+        an action row, a container, a section's accessory."""
         target = self._visible_message(message)
         button = _find_button(target, label, custom_id, emoji)
         what = button["label"] or button["custom_id"]
@@ -289,7 +299,7 @@ def _find_button(message: Message, label: str | None, custom_id: str | None,
         matches = [b for b in buttons if b["label"] == label]
         wanted = f"label {label!r}"
     elif emoji is not None:
-        matches = [b for b in buttons if b["emoji"] == emoji]
+        matches = [b for b in buttons if comp.emoji_matches(b, emoji)]
         wanted = f"emoji {emoji!r}"
     else:
         matches, wanted = buttons, "any button"

@@ -10,7 +10,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from .world import ChannelType, Guild, Interaction, Member, Message, Role, User, World
+from .components import Reason
+from .world import (
+    AppEmoji,
+    ChannelType,
+    Guild,
+    Interaction,
+    Member,
+    Message,
+    Role,
+    User,
+    World,
+)
 
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 GATEWAY_INTENT_GUILD_MEMBERS = 1 << 1
@@ -196,12 +207,28 @@ def application(world: World) -> dict[str, Any]:
     }
 
 
-def error(code: int, message: str, errors: dict[str, str] | None = None) -> dict[str, Any]:
-    """Discord's JSON error body; field errors nest as ``{field: {_errors: [...]}}``."""
+def app_emoji(world: World, e: AppEmoji) -> dict[str, Any]:
+    """An application's emoji; ``user`` is who uploaded it (the bot, through the API)."""
+    return {
+        "id": str(e.id), "name": e.name, "roles": [],
+        "user": user(world.users[e.user_id] if e.user_id is not None else world.bot),
+        "require_colons": True, "managed": False, "animated": e.animated, "available": True,
+    }
+
+
+def error(code: int, message: str, errors: dict[str, Reason] | None = None) -> dict[str, Any]:
+    """Discord's JSON error body. Field errors nest by path, as Discord's do:
+    ``components.0.label`` becomes ``{"components": {"0": {"label": {"_errors": [...]}}}}``;
+    a reason is a message (code ``BASE_TYPE_INVALID``) or Discord's ``(code, message)``."""
     body: dict[str, Any] = {"message": message, "code": code}
     if errors:
-        body["errors"] = {
-            key: {"_errors": [{"code": "BASE_TYPE_INVALID", "message": reason}]}
-            for key, reason in errors.items()
-        }
+        tree: dict[str, Any] = {}
+        for path, reason in errors.items():
+            node = tree
+            for part in path.split("."):
+                node = node.setdefault(part, {})
+            error_code, text = reason if isinstance(reason, tuple) else ("BASE_TYPE_INVALID",
+                                                                         reason)
+            node.setdefault("_errors", []).append({"code": error_code, "message": text})
+        body["errors"] = tree
     return body

@@ -20,13 +20,13 @@ from typing import Any
 import orjson
 from aiohttp import BodyPartReader, web
 
-from . import payloads, spec
-from .components import limit_errors
+from . import emojis, layouts, payloads, spec
+from .components import Reason, emoji_errors, limit_errors
 from .faults import FaultInjector
 from .gateway import Gateway
 from .ratelimits import RateLimits
 from .traffic import RecordedRequest, TrafficLog
-from .world import Channel, Interaction, Message, MessageFlag, World
+from .world import AppEmoji, Channel, Interaction, Message, MessageFlag, World
 
 API_PREFIX = "/api/v10"
 JSON_HEADERS = {"Content-Type": "application/json"}  # exactly: discord.py compares the string
@@ -34,7 +34,7 @@ JSON_HEADERS = {"Content-Type": "application/json"}  # exactly: discord.py compa
 # Discord's error codes used here
 UNKNOWN_APPLICATION, UNKNOWN_CHANNEL, UNKNOWN_GUILD, UNKNOWN_MEMBER = 10002, 10003, 10004, 10007
 UNKNOWN_MESSAGE, UNKNOWN_USER, UNKNOWN_WEBHOOK, UNKNOWN_INTERACTION = 10008, 10013, 10015, 10062
-UNKNOWN_COMMAND = 10063
+UNKNOWN_COMMAND, UNKNOWN_EMOJI, MAX_EMOJIS = 10063, 10014, 30008
 MISSING_ACCESS, CANNOT_EDIT_OTHERS, EMPTY_MESSAGE, CANNOT_DM = 50001, 50005, 50006, 50007
 MISSING_PERMISSIONS, INVALID_FORM_BODY, ALREADY_ACKNOWLEDGED = 50013, 50035, 40060
 
@@ -45,7 +45,7 @@ File = tuple[str, bytes, str]  # filename, data, content type
 
 class ApiError(Exception):
     def __init__(self, status: int, code: int, message: str,
-                 errors: dict[str, str] | None = None) -> None:
+                 errors: dict[str, Reason] | None = None) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.errors = status, code, message, errors
 
@@ -121,6 +121,12 @@ class RestApi:
              self.edit_command),
             ("DELETE", "/applications/{application_id}/guilds/{guild_id}/commands/{command_id}",
              self.delete_command),
+            ("GET", "/applications/{application_id}/emojis", self.list_app_emojis),
+            ("POST", "/applications/{application_id}/emojis", self.create_app_emoji),
+            ("GET", "/applications/{application_id}/emojis/{emoji_id}", self.get_app_emoji),
+            ("PATCH", "/applications/{application_id}/emojis/{emoji_id}", self.edit_app_emoji),
+            ("DELETE", "/applications/{application_id}/emojis/{emoji_id}",
+             self.delete_app_emoji),
             ("POST", "/interactions/{interaction_id}/{interaction_token}/callback", self.callback),
             ("POST", "/webhooks/{webhook_id}/{webhook_token}", self.followup),
             ("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
@@ -293,6 +299,57 @@ class RestApi:
         self.world.delete_command(scope, record)
         return 204, None
 
+    # -- application emojis -------------------------------------------------------------
+    # No permission in any server is needed: the emojis belong to the application.
+
+    def _app_emoji(self, req: Req) -> AppEmoji:
+        self._scope(req)
+        emoji = self.world.application_emojis.get(req.id("emoji_id"))
+        if emoji is None:
+            raise ApiError(404, UNKNOWN_EMOJI, "Unknown Emoji")
+        return emoji
+
+    def _check_emoji_name(self, name: object, renamed: AppEmoji | None = None) -> None:
+        taken = (e.name for e in self.world.application_emojis.values() if e is not renamed)
+        reason = emojis.name_error(name, taken)
+        if reason is not None:
+            raise ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", {"name": reason})
+
+    async def list_app_emojis(self, req: Req) -> Answer:
+        self._scope(req)
+        return 200, {"items": [payloads.app_emoji(self.world, e)
+                               for e in self.world.application_emojis.values()]}
+
+    async def create_app_emoji(self, req: Req) -> Answer:
+        self._scope(req)
+        body = req.body if isinstance(req.body, dict) else {}
+        self._check_emoji_name(body.get("name"))
+        image = emojis.decode_image(body.get("image"))
+        if not isinstance(image, emojis.Image):
+            raise ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", {"image": image})
+        limit = self.world.max_application_emojis
+        if len(self.world.application_emojis) >= limit:
+            raise ApiError(400, MAX_EMOJIS, f"Maximum number of emojis reached ({limit})")
+        emoji = self.world.add_application_emoji(body["name"], image.data, image.content_type,
+                                                 animated=image.animated)
+        return 201, payloads.app_emoji(self.world, emoji)
+
+    async def get_app_emoji(self, req: Req) -> Answer:
+        return 200, payloads.app_emoji(self.world, self._app_emoji(req))
+
+    async def edit_app_emoji(self, req: Req) -> Answer:
+        emoji = self._app_emoji(req)
+        body = req.body if isinstance(req.body, dict) else {}
+        if "name" in body:
+            self._check_emoji_name(body["name"], renamed=emoji)
+            emoji.name = body["name"]
+            self.world.changed()
+        return 200, payloads.app_emoji(self.world, emoji)
+
+    async def delete_app_emoji(self, req: Req) -> Answer:
+        self.world.delete_application_emoji(self._app_emoji(req))
+        return 204, None
+
     # -- interaction callback -------------------------------------------------------------
 
     async def callback(self, req: Req) -> Answer:
@@ -311,20 +368,21 @@ class RestApi:
                            {"type": f"Callback type {kind} needs a message interaction."})
         resource: Message | None = None
         if kind == 4:
-            _check_limits(data, require_content=not req.files)
+            self._check_message(data, require_content=not req.files)
             resource = self._post(channel, data, req.files, interaction,
                                   ephemeral=bool((data.get("flags") or 0) & MessageFlag.EPHEMERAL),
                                   type=20 if interaction.type == 2 else 0)
         elif kind == 5:
+            _check_deferred_flags(data)
             ephemeral = bool((data.get("flags") or 0) & MessageFlag.EPHEMERAL)
             resource = self._post(channel, {}, [], interaction, ephemeral=ephemeral,
                                   type=20 if interaction.type == 2 else 0, loading=True)
         elif kind == 6:
             interaction.original_message_id = interaction.message_id
         elif kind == 7:
-            _check_limits(data)
             assert interaction.message_id is not None
             resource = self._existing(interaction.message_id)
+            self._check_message(data, existing=resource)
             self._edit(resource, data, req.files)
             interaction.original_message_id = resource.id
         elif kind == 9:
@@ -362,10 +420,13 @@ class RestApi:
 
     async def followup(self, req: Req) -> Answer:
         interaction = self._webhook_interaction(req)
-        _check_limits(req.body or {}, require_content=not req.files)
         original = self.world.messages.get(interaction.original_message_id or 0)
-        if (interaction.response_type == 5 and original is not None and original.loading
-                and not interaction.followup_ids):
+        fills_original = (interaction.response_type == 5 and original is not None
+                          and original.loading and not interaction.followup_ids)
+        self._check_message(req.body or {}, existing=original if fills_original else None,
+                            require_content=not req.files)
+        if fills_original:
+            assert original is not None
             # Discord fills the "thinking..." message with the first followup;
             # its ephemerality was fixed by the defer.
             self._edit(original, req.body, req.files)
@@ -385,7 +446,7 @@ class RestApi:
 
     async def edit_webhook_message(self, req: Req) -> Answer:
         _, message = self._webhook_message(req)
-        _check_limits(req.body or {})
+        self._check_message(req.body or {}, existing=message)
         self._edit(message, req.body or {}, req.files)
         return 200, payloads.message(self.world, message)
 
@@ -439,7 +500,7 @@ class RestApi:
                 raise ApiError(403, CANNOT_DM, "Cannot send messages to this user")
         elif not self.world.permissions_in(self.world.bot.id, channel) & SEND_MESSAGES:
             raise ApiError(403, MISSING_PERMISSIONS, "Missing Permissions")
-        _check_limits(req.body or {}, require_content=not req.files)
+        self._check_message(req.body or {}, require_content=not req.files)
         message = self._post(channel, req.body or {}, req.files, None, ephemeral=False)
         return 200, payloads.message(self.world, message)
 
@@ -451,7 +512,7 @@ class RestApi:
         if message.author_id != self.world.bot.id:
             raise ApiError(403, CANNOT_EDIT_OTHERS,
                            "Cannot edit a message authored by another user")
-        _check_limits(req.body or {})
+        self._check_message(req.body or {}, existing=message)
         self._edit(message, req.body or {}, req.files)
         return 200, payloads.message(self.world, message)
 
@@ -494,6 +555,25 @@ class RestApi:
         return 200, payloads.member(member)
 
     # -- effects shared by several endpoints ---------------------------------------------------
+
+    def _check_message(self, body: dict[str, Any], *, existing: Message | None = None,
+                       require_content: bool = False) -> None:
+        """Discord's limits on a message body (a new message, or an edit of ``existing``):
+        a Components V2 layout's if the body or the message has the flag, a legacy
+        message's otherwise, and custom emoji that exist, in either."""
+        was_v2 = existing is not None and existing.is_v2
+        if was_v2 or layouts.is_v2(body.get("flags")):
+            stored = ({"content": existing.content, "embeds": existing.embeds}
+                      if existing is not None else None)
+            errors = layouts.message_errors(body, was_v2=was_v2, stored=stored)
+        else:
+            errors = limit_errors(body)
+        errors |= emoji_errors(body.get("components") or [], self.world.known_emoji_ids())
+        if errors:
+            raise ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", errors)
+        if require_content and not any(body.get(k) for k in ("content", "embeds", "components",
+                                                             "sticker_ids", "poll")):
+            raise ApiError(400, EMPTY_MESSAGE, "Cannot send an empty message")
 
     def _existing(self, message_id: int) -> Message:
         message = self.world.messages.get(message_id)
@@ -538,13 +618,14 @@ class RestApi:
             self.gateway.dispatch("MESSAGE_DELETE", data, guild_id=message.guild_id)
 
 
-def _check_limits(body: dict[str, Any], *, require_content: bool = False) -> None:
-    errors = limit_errors(body)
-    if errors:
-        raise ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", errors)
-    if require_content and not any(body.get(k) for k in ("content", "embeds", "components",
-                                                         "sticker_ids", "poll")):
-        raise ApiError(400, EMPTY_MESSAGE, "Cannot send an empty message")
+def _check_deferred_flags(data: dict[str, Any]) -> None:
+    """A "thinking..." answer may only say whether it is ephemeral; a layout's flag
+    comes with the edit or followup that fills it in."""
+    extra = (data.get("flags") or 0) & ~MessageFlag.EPHEMERAL
+    if extra:
+        raise ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", {"data.flags": (
+            "INTERACTION_RESPONSE_INVALID_FLAGS",
+            "Only the EPHEMERAL flag can be set on a deferred response")})
 
 
 async def _read_body(request: web.Request) -> tuple[Any, list[File]]:

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import discord
 from aiohttp import web
 
-from . import payloads
+from . import emojis, payloads
 from .actors import Actor, Reply
 from .faults import Fault, FaultInjector
 from .gateway import PRIVILEGED, Gateway
@@ -26,6 +26,7 @@ from .rest import API_PREFIX, RestApi
 from .traffic import RecordedRequest, TrafficLog
 from .world import (
     BOT_PERMISSIONS,
+    AppEmoji,
     Channel,
     Guild,
     Interaction,
@@ -213,6 +214,31 @@ class FakeDiscord:
     def commands(self, guild: Guild | None = None) -> list[dict[str, Any]]:
         """The application commands the bot synced, globally or for ``guild``."""
         return list(self.world.commands.get(guild.id if guild else None, {}).values())
+
+    # -- application emojis ---------------------------------------------------------------
+
+    def application_emojis(self) -> list[AppEmoji]:
+        """The application's emojis, oldest first (``world.application_emojis`` by id)."""
+        return list(self.world.application_emojis.values())
+
+    def application_emoji(self, name: str) -> AppEmoji | None:
+        """The application's emoji called ``name``, if there is one."""
+        return next((e for e in self.world.application_emojis.values() if e.name == name), None)
+
+    def add_application_emoji(self, name: str, image: bytes = emojis.TINY_PNG) -> AppEmoji:
+        """An emoji uploaded in the Developer Portal (so it exists before the bot starts),
+        under the same rules as the API's; ``image`` defaults to a 1x1 PNG."""
+        taken = (e.name for e in self.world.application_emojis.values())
+        refused = emojis.name_error(name, taken)
+        assert refused is None, f"Discord would refuse the emoji name {name!r}: {refused}"
+        content_type = emojis.sniff(image)
+        assert content_type is not None, "not a PNG, JPEG, GIF, WEBP or AVIF image"
+        assert len(image) <= emojis.MAX_IMAGE_BYTES, "an emoji image is at most 256 KiB"
+        assert len(self.world.application_emojis) < self.world.max_application_emojis, (
+            "the application has as many emojis as Discord allows")
+        return self.world.add_application_emoji(
+            name, image, content_type, animated=emojis.is_animated(image, content_type),
+            user_id=self.world.owner.id)
 
     @property
     def requests(self) -> list[RecordedRequest]:

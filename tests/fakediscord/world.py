@@ -22,6 +22,8 @@ from typing import Any
 import discord
 
 from . import components as comp
+from . import layouts
+from .emojis import MAX_APPLICATION_EMOJIS
 
 DISCORD_EPOCH_MS = 1420070400000
 
@@ -164,6 +166,28 @@ class Guild:
 
 
 @dataclass(eq=False)
+class AppEmoji:
+    """An emoji the application owns (usable in any server, no permission needed).
+
+    ``image`` is the decoded upload and ``content_type`` its real type
+    ("image/png", "image/gif"...), so anything drawing messages can show it.
+    """
+
+    id: int
+    name: str
+    image: bytes
+    content_type: str
+    animated: bool
+    # Who uploaded it: None for the bot (through the API), a person's id (the portal).
+    user_id: int | None = None
+
+    @property
+    def mention(self) -> str:
+        """How text shows it: ``<:name:id>`` (``<a:name:id>`` if animated)."""
+        return f"<{'a' if self.animated else ''}:{self.name}:{self.id}>"
+
+
+@dataclass(eq=False)
 class Message:
     """A stored message; the emulator edits it in place, so it is always current."""
 
@@ -198,6 +222,11 @@ class Message:
         """A deferred "thinking..." message that the bot has not filled in yet."""
         return bool(self.flags & MessageFlag.LOADING)
 
+    @property
+    def is_v2(self) -> bool:
+        """A Components V2 layout (flag ``IS_COMPONENTS_V2``): no content, no embeds."""
+        return bool(self.flags & MessageFlag.IS_COMPONENTS_V2)
+
     def buttons(self) -> list[dict[str, Any]]:
         return comp.buttons(self.components)
 
@@ -213,6 +242,20 @@ class Message:
         """Content, embed text and text displays joined by newlines, for assertions."""
         parts = [self.content, *comp.embed_texts(self.embeds), *comp.texts(self.components)]
         return "\n".join(p for p in parts if p)
+
+    def text_displays(self) -> list[str]:
+        """The text of each text display (inside containers and sections too), in
+        reading order: one entry per display, for asserting on a layout's parts."""
+        return comp.texts(self.components)
+
+    def accent_colors(self) -> list[int | None]:
+        """Each container's accent colour, in order (None for a container without one)."""
+        return comp.accent_colors(self.components)
+
+    def media_urls(self) -> list[str]:
+        """The URLs of thumbnails, media gallery items and files, in order (an uploaded
+        file's ``attachment://name`` is answered as the attachment's URL)."""
+        return comp.media_urls(self.components)
 
     def _labels(self) -> list[str | None]:
         return [b["label"] or b["custom_id"] for b in self.buttons()]
@@ -276,6 +319,8 @@ class World:
         self._tokens = itertools.count(1)
         self.bot_writes = 0  # messages the bot created, edited or deleted, ever
         self.copy_bodies = True  # see apply_body
+        self.application_emojis: dict[int, AppEmoji] = {}
+        self.max_application_emojis = MAX_APPLICATION_EMOJIS  # tests may lower it
         self.bot = self.create_user(bot_name, bot=True)
         self.application_id = self.bot.id  # true of every application made since 2019
         self.owner = self.create_user("app-owner")
@@ -429,9 +474,10 @@ class World:
             message.components = fresh(body["components"] or [])
         if body.get("flags") is not None:
             # Who sees a message is fixed when it is made (``visible_to``); a body's
-            # EPHEMERAL bit on an edit is ignored, as by Discord.
+            # EPHEMERAL bit on an edit is ignored, as by Discord. A layout stays one.
             fixed = MessageFlag.EPHEMERAL | MessageFlag.LOADING
-            message.flags = (int(body["flags"]) & ~fixed) | (message.flags & fixed)
+            sticky = fixed | MessageFlag.IS_COMPONENTS_V2
+            message.flags = (int(body["flags"]) & ~fixed) | (message.flags & sticky)
         if body.get("tts"):
             message.tts = True
         if creating and body.get("message_reference"):
@@ -440,6 +486,9 @@ class World:
             kept_ids = {str(a.get("id")) for a in body.get("attachments") or []}
             kept = [a for a in message.attachments if str(a["id"]) in kept_ids]
             message.attachments = kept + [self._attachment(message, *f) for f in files]
+        if message.is_v2 and "components" in body:
+            message.components = layouts.render(message.components, message.attachments,
+                                                self.ids.next)
         if not creating:
             message.edits += 1
             message.edited_at = now_iso()
@@ -485,6 +534,24 @@ class World:
             if message.visible_to is None or include_ephemeral or message.visible_to == viewer:
                 out.append(message)
         return out
+
+    # -- application emojis -------------------------------------------------
+
+    def add_application_emoji(self, name: str, image: bytes, content_type: str, *,
+                              animated: bool = False, user_id: int | None = None) -> AppEmoji:
+        """Store an emoji of the application (checks are the caller's: see ``emojis``)."""
+        emoji = AppEmoji(self.ids.next(), name, image, content_type, animated, user_id)
+        self.application_emojis[emoji.id] = emoji
+        self.changed()
+        return emoji
+
+    def delete_application_emoji(self, emoji: AppEmoji) -> None:
+        self.application_emojis.pop(emoji.id, None)
+        self.changed()
+
+    def known_emoji_ids(self) -> set[int]:
+        """Custom emoji a message may show: the application's (servers here have none)."""
+        return set(self.application_emojis)
 
     # -- application commands -----------------------------------------------
 

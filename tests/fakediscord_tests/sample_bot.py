@@ -99,6 +99,75 @@ class FeedbackModal(discord.ui.Modal, title="Feedback"):
         await interaction.response.send_message(f"Thanks: {self.text.value}", ephemeral=True)
 
 
+Emoji = discord.Emoji | discord.PartialEmoji | str
+
+
+def notice_layout(text: str) -> discord.ui.LayoutView:
+    """A one-line Components V2 message."""
+    view = discord.ui.LayoutView()
+    view.add_item(discord.ui.Container(discord.ui.TextDisplay(text)))
+    return view
+
+
+class TableLayout(discord.ui.LayoutView):
+    """A Components V2 table: a container (accent colour) holding text displays, a
+    section with a thumbnail, a section with a button accessory, a separator, a row
+    of buttons and a select, then a text display outside it. Each control answers in
+    another way: an update of the table, an ephemeral layout, a deferred followup."""
+
+    def __init__(self, draws: int = 0, *, emoji: Emoji | None = None) -> None:
+        super().__init__(timeout=60)
+        self.draws = draws
+        Button = discord.ui.Button[TableLayout]
+        kick: Button = discord.ui.Button(label="Kick bob", custom_id="table:kick",
+                                         style=discord.ButtonStyle.danger)
+        kick.callback = self.kick  # type: ignore[method-assign]
+        draw: Button = discord.ui.Button(label="Draw", custom_id="table:draw", emoji=emoji,
+                                         style=discord.ButtonStyle.primary)
+        draw.callback = self.draw  # type: ignore[method-assign]
+        knock: Button = discord.ui.Button(label="Knock", custom_id="table:knock", disabled=True)
+        cards: discord.ui.Select[TableLayout] = discord.ui.Select(
+            custom_id="table:cards", placeholder="Pick cards", max_values=3,
+            options=[discord.SelectOption(label=c, value=c) for c in CARDS])
+        cards.callback = self.pick  # type: ignore[method-assign]
+        self.cards = cards
+        self.add_item(discord.ui.Container(
+            discord.ui.TextDisplay("# Table 1"),
+            discord.ui.Section(discord.ui.TextDisplay("alice: 12 cards"),
+                               accessory=discord.ui.Thumbnail("https://example.com/alice.png")),
+            discord.ui.Section(discord.ui.TextDisplay("bob: 9 cards"),
+                               discord.ui.TextDisplay("bob is thinking"), accessory=kick),
+            discord.ui.Separator(),
+            discord.ui.ActionRow(draw, knock),
+            discord.ui.ActionRow(cards),
+            accent_colour=0x2ECC71,
+        ))
+        self.add_item(discord.ui.TextDisplay(f"Draws: {draws}"))
+
+    def _log(self, interaction: discord.Interaction, what: str) -> None:
+        """What discord.py made of the clicked message, for tests to compare."""
+        bot = interaction.client
+        assert isinstance(bot, SampleBot) and interaction.message is not None
+        kinds = [type(c).__name__ for c in interaction.message.components]
+        bot.log.append((what, (interaction.message.flags.components_v2, kinds)))
+
+    async def draw(self, interaction: discord.Interaction) -> None:
+        self._log(interaction, "draw")
+        await interaction.response.edit_message(view=TableLayout(self.draws + 1))
+
+    async def kick(self, interaction: discord.Interaction) -> None:
+        self._log(interaction, "kick")
+        await interaction.response.send_message(view=notice_layout("bob was kicked"),
+                                                ephemeral=True)
+
+    async def pick(self, interaction: discord.Interaction) -> None:
+        self._log(interaction, "pick")
+        await interaction.response.defer(thinking=True, ephemeral=True)
+        picked = " ".join(self.cards.values)
+        await interaction.followup.send(view=notice_layout(f"You picked {picked}"))
+        await interaction.followup.send(view=notice_layout("Only you see this"), ephemeral=True)
+
+
 game = app_commands.Group(name="game", description="Play a game")
 
 
@@ -164,6 +233,16 @@ class SampleBot(commands.Bot):
             message = await interaction.channel.send("version 1")
             await message.edit(content="version 2")
             await interaction.edit_original_response(content=f"Edited {message.id}")
+
+        @tree.command(description="A Components V2 table")
+        async def table(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message(view=TableLayout())
+
+        @tree.command(description="Think, then show the table")
+        async def table_later(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(thinking=True)
+            await asyncio.sleep(0.02)
+            await interaction.edit_original_response(view=TableLayout())
 
         @tree.command(description="Post a file")
         async def upload(interaction: discord.Interaction) -> None:
