@@ -39,7 +39,7 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
     tasks = Supervisor(extra_pending=refresher.pending)
     prefs = PlayerPrefs(db)
     notifier = Notifier(
-        client, tasks.spawn, budget, wants_deal_dm=lambda user: prefs.of(user).deal_dm
+        client, tasks.spawn, budget, wants_deal_dm=lambda user: prefs.of(user).deal_dm, faces=faces
     )
     hand_messages = HandMessages(tables, faces, lambda user: prefs.of(user).four_colour)
     moves = Moves(config.turn_time_scale)
@@ -68,7 +68,7 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
     refresher.on_lost = channels.table_lost
 
     handlers = Handlers()
-    lobby = Lobby(config, work, moves, notifier)
+    lobby = Lobby(config, work, moves, notifier, faces)
     play = Play(work, moves, tasks, refresher, notifier, hand_messages, faces, prefs)
     stats = Stats(db)
     for flow in (lobby, play, stats):

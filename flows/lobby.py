@@ -12,6 +12,7 @@ import discord
 from engine import HouseRules, Match
 from presentation import actions, render
 from presentation.actions import ComponentId
+from presentation.card_emoji import CardFaces
 from presentation.components import lobby_controls, table_controls
 from presentation.notify import Notifier
 from tables import MAX_SEATS, MIN_SEATS, NotSaved, Refusal, Seat, Stage, Table, TableWork
@@ -70,8 +71,14 @@ class Lobby:
     """Opens lobbies and answers their buttons."""
 
     def __init__(
-        self, config: GameConfig, work: TableWork, moves: Moves, notifier: Notifier
+        self,
+        config: GameConfig,
+        work: TableWork,
+        moves: Moves,
+        notifier: Notifier,
+        faces: CardFaces,
     ) -> None:
+        self.faces = faces
         self.config = config
         self.work = work
         self.tables = work.tables
@@ -307,7 +314,9 @@ class Lobby:
             await change.save()
             try:
                 await callbacks.update_message(
-                    interaction, embed=render.table_embed(table), controls=table_controls(table)
+                    interaction,
+                    embed=render.table_embed(table, self.faces),
+                    controls=table_controls(table),
                 )
             finally:
                 self.notifier.dealt(table)

@@ -18,6 +18,7 @@ import discord
 from tables import Seat, Table
 
 from . import render
+from .card_emoji import CardFaces
 from .pacing import LATER, RequestBudget
 
 log = logging.getLogger(__name__)
@@ -35,8 +36,10 @@ class Notifier:
         spawn: Spawn,
         budget: RequestBudget | None = None,
         wants_deal_dm: Callable[[int], bool] | None = None,
+        faces: CardFaces | None = None,
     ) -> None:
         self.client = client
+        self.faces = faces or CardFaces()
         # Whether a person wants their cards by DM at each deal (their choice).
         self.wants_deal_dm = wants_deal_dm or (lambda user_id: True)
         self.spawn = spawn
@@ -60,7 +63,7 @@ class Notifier:
             assert seat.user_id is not None
             if not self.wants_deal_dm(seat.user_id):
                 continue
-            text = render.dealt_dm(table, seat.key, f"<#{table.channel_id}>")
+            text = render.dealt_dm(table, seat.key, f"<#{table.channel_id}>", self.faces)
             dealt = functools.partial(_while_hand, table, table.hand_number, text)
             self._post(table, (seat.user_id, table.channel_id, "dealt"), dealt)
 
@@ -79,7 +82,7 @@ class Notifier:
                 f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/"
                 f"{table.message_id}"
             )
-            return render.turn_dm(table, key, jump)
+            return render.turn_dm(table, key, jump, self.faces)
 
         self._post(table, (seat.user_id, table.channel_id, "turn"), text)
 

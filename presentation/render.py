@@ -218,23 +218,25 @@ def ended_embed(table: Table, who: str) -> discord.Embed:
 
 
 # --- DMs -------------------------------------------------------------------------
-def dealt_dm(table: Table, key: str, channel_mention: str) -> str:
+def dealt_dm(
+    table: Table, key: str, channel_mention: str, faces: CardFaces = TEXT_CARDS
+) -> str:
     match = table.match
     assert match is not None
     cards = sort_by_rank(match.hand.hand_of(key))
     return (
-        f"Hand {match.hand_number} in {channel_mention} is dealt. Your cards: {format_cards(cards)}"
+        f"Hand {match.hand_number} in {channel_mention} is dealt. Your cards: {faces.row(cards)}"
     )
 
 
-def turn_dm(table: Table, key: str, jump_url: str) -> str:
+def turn_dm(table: Table, key: str, jump_url: str, faces: CardFaces = TEXT_CARDS) -> str:
     match = table.match
     assert match is not None
     cards = sort_by_rank(match.hand.hand_of(key))
     top = match.hand.discard_top
-    top_text = top.display if top is not None else "empty"
+    top_text = faces.inline(top) if top is not None else "empty"
     return (
-        f"Your turn at Rummy: {jump_url}\nYour cards: {format_cards(cards)}\n"
+        f"Your turn at Rummy: {jump_url}\nYour cards: {faces.row(cards)}\n"
         f"Discard top: {top_text}. Press **Show hand** on the table to play."
     )
 

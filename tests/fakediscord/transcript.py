@@ -312,11 +312,13 @@ def _body(page: _Page, message: Message) -> str:
 
 
 def _used_by_components(message: Message, attachment: dict[str, Any]) -> bool:
-    """An attachment a V2 component shows (``attachment://name``) is not listed again."""
-    wanted = f"attachment://{attachment.get('filename', '')}"
-    return any((c.get("media") or c.get("file") or {}).get("url") == wanted
+    """An attachment a V2 component shows (``attachment://name``, or the upload's own
+    address once Discord has unfurled it) is not listed again."""
+    wanted = {f"attachment://{attachment.get('filename', '')}",
+              attachment.get("url"), attachment.get("proxy_url")} - {None, ""}
+    return any((c.get("media") or c.get("file") or {}).get("url") in wanted
                for c in _walk(message.components) if c.get("type") in (THUMBNAIL, FILE)) or any(
-        (item.get("media") or {}).get("url") == wanted
+        (item.get("media") or {}).get("url") in wanted
         for c in _walk(message.components) if c.get("type") == MEDIA_GALLERY
         for item in c.get("items") or [])
 
@@ -837,7 +839,9 @@ def _separator(page: _Page, message: Message, separator: dict[str, Any]) -> str:
 def _file(page: _Page, message: Message, component: dict[str, Any]) -> str:
     url = str((component.get("file") or {}).get("url") or "")
     name = url.removeprefix("attachment://").rsplit("/", 1)[-1]
-    attachment = next((a for a in message.attachments if a.get("filename") == name), None)
+    attachment = next((a for a in message.attachments
+                       if a.get("filename") == name or url in (a.get("url"), a.get("proxy_url"))),
+                      None)
     size = attachment.get("size") if attachment else None
     return _file_box(name, size if isinstance(size, int) else None,
                      spoiler=bool(component.get("spoiler")))
