@@ -141,6 +141,11 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ba
         async with self.game.tasks.handling():
             await self.game.lobby.open(interaction, chosen)
 
+    @app_commands.command(name="help", description="How to play Rummy with this bot")
+    async def help(self, interaction: Interaction) -> None:
+        async with self.game.tasks.handling():
+            await self.game.server_rules.help(interaction)
+
     @app_commands.command(name="hand", description="Show your hand (only you see it)")
     async def hand(self, interaction: Interaction) -> None:
         async with self.game.tasks.handling():

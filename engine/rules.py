@@ -21,6 +21,7 @@ __all__ = [
     "AceRule",
     "EmptyStock",
     "GoOut",
+    "Hints",
     "HouseRules",
     "MeldsPerTurn",
     "RuleOption",
@@ -64,6 +65,13 @@ class EmptyStock(StrEnum):
     TURN_OVER = "turn_over"
 
 
+class Hints(StrEnum):
+    """Whether players may ask for a suggested move (the strongest computer's)."""
+
+    ON = "on"
+    OFF = "off"
+
+
 @dataclass(frozen=True, slots=True)
 class RuleOption:
     """One house rule as a host sets it when opening a table.
@@ -102,6 +110,7 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
     RuleOption("target", "Play until someone reaches this score", minimum=1, maximum=10000),
     RuleOption("hands", "Play this many hands instead of to a target", minimum=1, maximum=100),
     RuleOption("turn_timeout", "Seconds per turn (0 = no timer)", minimum=0, maximum=3600),
+    RuleOption("hints", "Whether players may ask for a suggested move", choices=_values(Hints)),
 )
 """Every house rule, in the order of the ``HouseRules`` fields."""
 RULE_KEYS: tuple[str, ...] = tuple(option.name for option in RULE_OPTIONS)
@@ -115,6 +124,7 @@ _ENUM_RULES: dict[str, type[Enum]] = {
     "go_out": GoOut,
     "rummy_bonus": RummyBonus,
     "empty_stock": EmptyStock,
+    "hints": Hints,
 }
 _INT_RULES: dict[str, tuple[int, int]] = {
     option.name: (option.minimum, option.maximum)
@@ -160,6 +170,7 @@ class HouseRules:
     target: int | None = 100
     hands: int | None = None
     turn_timeout: int = 120
+    hints: Hints = Hints.ON
 
     def __post_init__(self) -> None:
         for name, kind in _ENUM_RULES.items():
@@ -176,7 +187,7 @@ class HouseRules:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready form; ``from_dict`` reads it back to an equal value."""
-        return {
+        saved = {
             "ace": self.ace.value,
             "melds_per_turn": self.melds_per_turn.value,
             "go_out": self.go_out.value,
@@ -186,6 +197,11 @@ class HouseRules:
             "hands": self.hands,
             "turn_timeout": self.turn_timeout,
         }
+        # Written only when not the default, so that rules saved before hints
+        # existed read back and save again exactly as they were.
+        if self.hints is not Hints.ON:
+            saved["hints"] = self.hints.value
+        return saved
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> HouseRules:
@@ -262,4 +278,8 @@ class HouseRules:
             lines.append(f"Turn timer: {self.turn_timeout} seconds.")
         else:
             lines.append("Turn timer: off.")
+        if self.hints is Hints.ON:
+            lines.append("Hints: a player may ask for a suggested move.")
+        else:
+            lines.append("Hints: none.")
         return lines

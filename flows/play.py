@@ -3,10 +3,22 @@
 from __future__ import annotations
 
 import functools
+import random
 import time
 from dataclasses import asdict, dataclass
 
-from engine import Action, Card, Discard, DrawStock, LayOff, MeldCards, Phase, TakeDiscard
+from engine import (
+    Action,
+    Card,
+    Discard,
+    DrawStock,
+    Hints,
+    LayOff,
+    MeldCards,
+    Phase,
+    TakeDiscard,
+)
+from engine.ai import choose_action
 from presentation import actions, render
 from presentation.actions import ComponentId
 from presentation.card_emoji import CardFaces
@@ -59,6 +71,14 @@ def _require_current_hand(table: Table, parsed: ComponentId) -> None:
         raise OutOfDate()
 
 
+def _cards_of(action: Action) -> tuple[Card, ...]:
+    if isinstance(action, MeldCards | LayOff):
+        return action.cards
+    if isinstance(action, Discard):
+        return (action.card,)
+    return ()
+
+
 def _selected(table: Table, key: str) -> list[Card]:
     held = table.match.hand.hand_of(key) if table.match is not None else ()
     codes = set(table.selections.get(key, []))
@@ -109,6 +129,8 @@ class Play:
                 actions.RECLAIM: self.reclaim,
                 actions.SETTINGS: self.settings,
                 actions.TOGGLE: self.toggle,
+                actions.HINT: self.hint,
+                actions.FULL_LOG: self.full_log,
             }
         )
 
@@ -253,6 +275,31 @@ class Play:
         await callbacks.update_message(
             interaction, controls=settings_layout(table, choices, note)
         )
+
+    async def hint(
+        self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]
+    ) -> None:
+        """The strongest computer player's next move, shown and its cards picked,
+        never played: the player still presses the move."""
+        seat = seat_of(interaction, table)
+        _require_current_hand(table, parsed)
+        if table.rules.hints is Hints.OFF:
+            raise Refusal("This table plays without hints.")
+        assert table.match is not None
+        view = table.match.hand.view_for(seat.key)
+        if view.turn != seat.key:
+            raise Refusal("Hints are for your own turn.")
+        rng = random.Random(f"{table.seed}:{table.hand_number}:{len(table.hand_log)}:{seat.key}")
+        advice = choose_action(view, "hard", rng)
+        table.selections[seat.key] = [card.code for card in _cards_of(advice)]
+        await self.show_in_place(interaction, table, f"💡 Hint: {render.advice(advice, view)}")
+
+    async def full_log(
+        self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]
+    ) -> None:
+        """Every move of the hand so far, in a message of its own."""
+        seat_of(interaction, table)
+        await callbacks.send_message(interaction, render.hand_log_text(table), ephemeral=True)
 
     async def sort(
         self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]

@@ -80,8 +80,9 @@ class ServerRules:
             )
             return
         assert interaction.guild_id is not None
+        before = self.of(interaction.guild_id)
         try:
-            rules = merge_rules(self.of(interaction.guild_id), options)
+            rules = merge_rules(before, options)
             await self.set(interaction.guild_id, rules)
         except RummyError as error:
             await interaction.response.send_message(str(error), ephemeral=True)
@@ -91,9 +92,20 @@ class ServerRules:
                 "The settings could not be saved; nothing changed.", ephemeral=True
             )
             return
+        changed = render.changed_rules(rules, before)
+        if changed:
+            text = "New games in this server now start with:\n" + "\n".join(
+                f"• {line}" for line in changed
+            )
+        else:
+            text = "Nothing changed: those already were this server's defaults."
         await interaction.response.send_message(
-            render.rules_text(rules, server_default=True), ephemeral=True
+            text + "\n`/rummy rules` shows them all.", ephemeral=True
         )
+
+    async def help(self, interaction: Interaction) -> None:
+        """`/rummy help`: the commands and how a turn goes, in a few lines."""
+        await interaction.response.send_message(render.help_text(), ephemeral=True)
 
     def for_new_game(self, interaction: Interaction, options: Mapping[str, Any]) -> HouseRules:
         """The rules of a lobby opened with these options; ``RummyError`` if they clash."""

@@ -109,6 +109,8 @@ LAY_OFF_ONTO = ComponentAction("onto", Place.HAND, Who.SEATED)
 DISCARD = ComponentAction("discard", Place.HAND, Who.SEATED)
 RECLAIM = ComponentAction("reclaim", Place.HAND, Who.SEATED)
 SETTINGS = ComponentAction("prefs", Place.HAND, Who.SEATED, locking=Locking.LOOK)
+HINT = ComponentAction("hint", Place.HAND, Who.SEATED, locking=Locking.LOOK)
+FULL_LOG = ComponentAction("log", Place.HAND, Who.SEATED, locking=Locking.LOOK)
 TOGGLE = ComponentAction("toggle", Place.HAND, Who.SEATED, locking=Locking.LOOK)
 
 LEADERBOARD_PAGE = ComponentAction("lb", Place.LEADERBOARD, locking=Locking.LOOK)
@@ -138,6 +140,8 @@ ACTIONS: dict[str, ComponentAction] = {
         RECLAIM,
         SETTINGS,
         TOGGLE,
+        HINT,
+        FULL_LOG,
         LEADERBOARD_PAGE,
     )
 }

@@ -97,6 +97,7 @@ def lobby_controls(table: Table, *, computers: bool = True) -> Controls:
         button(actions.LEAVE.id(ch), "Leave"),
         button(actions.START.id(ch), "Start", SUCCESS),
         button(actions.CANCEL.id(ch), "Cancel", DANGER),
+        button(actions.RULES.id(ch), "Rules"),
     ]
     if not computers:
         return Controls(players)

@@ -20,6 +20,7 @@ from engine import (
     Discard,
     HandOutcome,
     HandView,
+    Hints,
     LayOff,
     MeldCards,
     Phase,
@@ -300,9 +301,13 @@ class HandLayout:
         tools = [
             button(actions.SORT.id(self.scope, arg), sort_label, SECONDARY.value),
             button(actions.REFRESH.id(self.scope, arg), "Refresh", SECONDARY.value),
-            button(actions.SETTINGS.id(self.scope, arg), "⚙ My settings", SECONDARY.value),
+            button(actions.FULL_LOG.id(self.scope, arg), "Log", SECONDARY.value),
+            button(actions.SETTINGS.id(self.scope, arg), "⚙", SECONDARY.value),
         ]
-        if self.table.seat(self.key).autopilot:
+        autopilot = self.table.seat(self.key).autopilot
+        if self.table.rules.hints is Hints.ON and self.view.turn == self.key and not autopilot:
+            tools.insert(0, button(actions.HINT.id(self.scope, arg), "💡 Hint", SECONDARY.value))
+        if autopilot:
             tools.append(button(actions.RECLAIM.id(self.scope), "Take my seat back", SUCCESS.value))
         return tools
 

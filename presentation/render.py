@@ -13,18 +13,26 @@ from collections.abc import Mapping
 import discord
 
 from engine import (
+    RULE_OPTIONS,
+    Action,
     Card,
+    Discard,
+    DrawStock,
     Event,
     HandOutcome,
     HandView,
     HouseRules,
+    LayOff,
+    MeldCards,
     Phase,
     TableMeld,
+    TakeDiscard,
     format_cards,
     sort_by_rank,
 )
 from engine.rules import RummyBonus
 from tables import MAX_SEATS, Seat, Stage, Table
+from tables.table import HAND_LOG_LINES
 
 from .card_emoji import CardFaces
 
@@ -57,8 +65,52 @@ def lobby_embed(table: Table) -> discord.Embed:
     )
     seats = "\n".join(f"{i}. {seat_label(s)}" for i, s in enumerate(table.seats, 1))
     embed.add_field(name="Seats", value=seats or "nobody yet", inline=False)
-    embed.add_field(name="House rules", value="\n".join(table.rules.describe()), inline=False)
+    embed.add_field(name="House rules", value=rules_summary(table.rules), inline=False)
     return embed
+
+
+def rule_setting(name: str, value: object) -> str:
+    """One house rule's setting in a few words ("Aces high or low", "5 hands")."""
+    if name in CHOICE_LABELS:
+        return CHOICE_LABELS[name].get(str(value), str(value))
+    if name == "target":
+        return f"First to {value} points"
+    if name == "hands":
+        return "1 hand" if value == 1 else f"{value} hands"
+    if name == "turn_timeout":
+        return "No turn timer" if not value else f"{value} seconds a turn"
+    return f"{name}: {value}"
+
+
+# Words for the rules whose own name says little next to its setting.
+RULE_TOPICS = {
+    "melds_per_turn": "Melds a turn",
+    "go_out": "Going out",
+    "rummy_bonus": "Going rummy",
+    "empty_stock": "Empty stock",
+}
+
+
+def changed_rules(rules: HouseRules, base: HouseRules) -> list[str]:
+    """The rules of ``rules`` that differ from ``base``, each in a few words."""
+    shown = []
+    for option in RULE_OPTIONS:
+        value, before = getattr(rules, option.name), getattr(base, option.name)
+        if value == before or value is None:
+            continue
+        setting = rule_setting(option.name, getattr(value, "value", value))
+        topic = RULE_TOPICS.get(option.name)
+        shown.append(f"{topic}: {setting}" if topic else setting)
+    return shown
+
+
+def rules_summary(rules: HouseRules) -> str:
+    """The lobby's rules: only what differs from the standard game, the rest one
+    click away (Rules)."""
+    changed = changed_rules(rules, HouseRules())
+    if not changed:
+        return "The standard game: first to 100 points, 2 minutes a turn. **Rules** tells all."
+    return "\n".join(f"• {line}" for line in changed) + "\nEverything else as standard: **Rules**."
 
 
 def cancelled_embed(table: Table, reason: str) -> discord.Embed:
@@ -260,10 +312,68 @@ def event_line(event: Event, names: Mapping[str, str]) -> str | None:
     return lines.get(event.kind)
 
 
+# --- advice and the full log ---------------------------------------------------------------
+def advice(action: Action, view: HandView) -> str:
+    """A suggested move in words."""
+    if isinstance(action, DrawStock):
+        return "draw from the stock."
+    if isinstance(action, TakeDiscard):
+        top = view.discard_top
+        return f"take {top.display} from the discard pile." if top else "take the discard."
+    if isinstance(action, MeldCards):
+        return f"meld {format_cards(action.cards)} (picked for you: press Meld)."
+    if isinstance(action, LayOff):
+        return (
+            f"lay {format_cards(action.cards)} off on meld {action.meld + 1} "
+            "(picked for you: press Lay off)."
+        )
+    if isinstance(action, Discard):
+        return f"discard {action.card.display} (picked for you: press Discard)."
+    return "play on."
+
+
+def hand_log_text(table: Table, limit: int = 1900) -> str:
+    """Every move of this hand so far (as many of the latest as fit a message)."""
+    lines = [line for _, line in table.hand_log]
+    shown: list[str] = []
+    used = 0
+    for line in reversed(lines):
+        used += len(line) + 1
+        if used > limit:
+            break
+        shown.append(line)
+    shown.reverse()
+    heading = f"**Hand {table.hand_number}, every move so far**"
+    if len(shown) < len(lines) or len(lines) >= HAND_LOG_LINES:
+        heading += " (the earliest left out)"
+    return heading + "\n" + "\n".join(shown or ["Nothing yet."])
+
+
+# --- help -------------------------------------------------------------------------------
+def help_text() -> str:
+    """How to play with the bot, short enough to read at a glance."""
+    return "\n".join(
+        [
+            "**Rummy, the short version**",
+            "`/rummy start` opens a game here: others press **Join**, the host adds computers "
+            "if wanted and presses **Start**.",
+            "**Show hand** on the table opens your hand (only you see it); play from there.",
+            "Your turn: **Draw** (or take the discard), pick cards and **Meld** 3+ of a rank "
+            "or a run, pick a card and **Lay off** onto a meld, then pick one and **Discard**.",
+            "Get rid of every card to go out; the others' cards score for you.",
+            "",
+            "`/rummy hand` your hand · `/rummy rules` the rules here · `/rummy leaderboard` · "
+            "`/rummy stats` · `/rummy end` stop the game (host or moderators) · "
+            "`/rummy settings` server defaults (Manage Server)",
+        ]
+    )
+
+
 # --- rules ------------------------------------------------------------------------------
 # What each house-rule choice is called in the slash commands (their values
 # are the engine's).
 CHOICE_LABELS: dict[str, dict[str, str]] = {
+    "hints": {"on": "Hints allowed", "off": "No hints"},
     "ace": {"low": "Aces low only", "high_or_low": "Aces high or low"},
     "melds_per_turn": {"unlimited": "As many as you like", "one": "One a turn"},
     "go_out": {"any": "Any way", "discard_only": "Only by discarding"},

@@ -72,8 +72,11 @@ async def test_settings_need_manage_server_and_become_defaults(
     refused = await server.ann.slash(server.channel, "rummy settings", ace="high_or_low")
     assert refused.ephemeral and "Manage Server" in refused.text()
     saved = await server.mod.slash(server.channel, "rummy settings", ace="high_or_low", hands=3)
-    assert saved.ephemeral and "Server defaults" in saved.text()
-    assert "Q-K-A" in saved.text()
+    assert saved.ephemeral and "now start with" in saved.text()
+    assert "Aces high or low" in saved.text() and "3 hands" in saved.text()
+    assert "Going out" not in saved.text()  # only what changed
+    again = await server.mod.slash(server.channel, "rummy settings", hands=3)
+    assert "Nothing changed" in again.text()
     rules = await server.ann.slash(server.channel, "rummy rules")
     assert rules.ephemeral and "Q-K-A" in rules.text() and "Server defaults" in rules.text()
     await server.ann.slash(server.channel, "rummy start")
@@ -96,7 +99,7 @@ async def test_new_server_defaults_reach_the_next_game_after_a_game_used_the_old
     first = bot.game.tables.get(server.channel.id)
     assert first is not None and first.rules.hands is None
     saved = await server.mod.slash(server.channel, "rummy settings", hands=2)
-    assert "Server defaults" in saved.text()
+    assert "2 hands" in saved.text()
     await server.bob.slash(server.other_channel, "rummy start")
     second = bot.game.tables.get(server.other_channel.id)
     assert second is not None and second.rules.hands == 2
@@ -121,9 +124,27 @@ async def test_server_defaults_outlive_a_restart(
     """The defaults are read once at start-up, so a restarted bot must read them."""
     bot = await launch()
     saved = await server.mod.slash(server.channel, "rummy settings", ace="high_or_low", hands=2)
-    assert "Server defaults" in saved.text()
+    assert "now start with" in saved.text()
     await stop_bot(bot)
     bot = await launch()
     await server.ann.slash(server.channel, "rummy start")
     table = bot.game.tables.get(server.channel.id)
     assert table is not None and table.rules.ace.value == "high_or_low" and table.rules.hands == 2
+
+
+async def test_help_says_how_a_turn_goes(server: Server, launch: LaunchBot) -> None:
+    await launch()
+    shown = await server.ann.slash(server.channel, "rummy help")
+    assert shown.ephemeral and "**Draw**" in shown.text() and "/rummy start" in shown.text()
+    assert len(shown.text()) < 2000
+
+
+async def test_the_lobby_lists_only_the_rules_that_differ(
+    server: Server, launch: LaunchBot
+) -> None:
+    await launch()
+    standard = await server.ann.slash(server.channel, "rummy start")
+    assert "The standard game" in standard.text() and "Aces" not in standard.text()
+    other = await server.bob.slash(server.other_channel, "rummy start", ace="high_or_low", hands=5)
+    text = other.text().split("House rules", 1)[1]
+    assert "Aces high or low" in text and "5 hands" in text and "Going out" not in text

@@ -60,3 +60,41 @@ async def test_a_hand_message_about_to_expire_says_so_and_comes_back_in_one_clic
     assert back.type == 7 and "Your turn" in back.text() and p1.has_hand_view()
     await bot.game.tasks.wait_idle()
     assert p1.key in table.hand_messages  # kept up to date again from now on
+
+
+async def test_a_hint_picks_the_cards_and_plays_nothing(server: Server, launch: LaunchBot) -> None:
+    bot = await launch()
+    seated = [server.player(server.ann), server.player(server.bob)]
+    await start_game(server, bot, seated)
+    p1, p2 = in_turn_order(bot, server, seated)
+    await rig_hand(
+        bot,
+        server.channel.id,
+        {p1.key: ["4H", "5H", "6H", "KC"], p2.key: ["2C"]},
+        stock=["9S", "3D"],
+        discard=["AC"],
+    )
+    await p1.open_hand()
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.match is not None
+    before = table.match.to_dict()
+    hinted = await p1.press("💡 Hint")
+    assert hinted.type == 7 and "💡 Hint:" in hinted.text()
+    assert table.match.to_dict() == before  # advice only
+    await p1.draw()
+    hinted = await p1.press("💡 Hint")
+    assert "meld 4♥ 5♥ 6♥" in hinted.text()
+    assert sorted(p1.picked()) == ["4H", "5H", "6H"]
+    await p1.press("Meld")  # one click to follow the advice
+    assert len(table.match.hand.melds) == 1
+    log = await p1.press("Log")
+    assert log.ephemeral and "every move so far" in log.text() and "melded 4♥ 5♥ 6♥" in log.text()
+
+
+async def test_a_table_without_hints_offers_none(server: Server, launch: LaunchBot) -> None:
+    bot = await launch()
+    seated = [server.player(server.ann), server.player(server.bob)]
+    await start_game(server, bot, seated, hints="off")
+    p1, _ = in_turn_order(bot, server, seated)
+    await p1.open_hand()
+    assert "💡" not in str(p1._hand_view().buttons())

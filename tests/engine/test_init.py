@@ -77,6 +77,6 @@ def test_signatures_of_the_contract() -> None:
     assert list(inspect.signature(Match.start).parameters) == ["players", "rules", "seed"]
     assert [f for f in HouseRules.__dataclass_fields__] == [
         "ace", "melds_per_turn", "go_out", "rummy_bonus", "empty_stock",
-        "target", "hands", "turn_timeout",
+        "target", "hands", "turn_timeout", "hints",
     ]  # fmt: skip
     assert (engine.MAX_RESHUFFLES, engine.MAX_TURNS) == (3, 500)

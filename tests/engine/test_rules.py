@@ -13,6 +13,7 @@ from engine import (
     AceRule,
     EmptyStock,
     GoOut,
+    Hints,
     HouseRules,
     MeldsPerTurn,
     RuleOption,
@@ -129,6 +130,7 @@ DESCRIPTIONS = {
     "target": "Play until someone reaches this score",
     "hands": "Play this many hands instead of to a target",
     "turn_timeout": "Seconds per turn (0 = no timer)",
+    "hints": "Whether players may ask for a suggested move",
 }
 
 
@@ -145,6 +147,7 @@ def test_rule_options_are_choices_or_ranges() -> None:
         "go_out": GoOut,
         "rummy_bonus": RummyBonus,
         "empty_stock": EmptyStock,
+        "hints": Hints,
     }
     for option in RULE_OPTIONS:
         if option.name in kinds:
@@ -178,7 +181,15 @@ def test_whole_number_rules_are_checked_against_their_declared_range(option: Rul
 def test_choice_rules_accept_exactly_their_declared_choices(option: RuleOption) -> None:
     assert option.choices is not None
     for value in option.choices:
-        assert HouseRules.from_dict({option.name: value}).to_dict()[option.name] == value
+        rules = HouseRules.from_dict({option.name: value})
+        assert getattr(rules, option.name).value == value
+        assert HouseRules.from_dict(rules.to_dict()) == rules
     with pytest.raises(RummyError) as caught:
         HouseRules.from_dict({option.name: "nonsense"})
     assert str(caught.value) == f"{option.name} must be one of: {', '.join(option.choices)}"
+
+
+def test_hints_on_by_default_and_saved_only_when_off() -> None:
+    assert HouseRules().hints is Hints.ON and "hints" not in HouseRules().to_dict()
+    off = HouseRules(hints=Hints.OFF)
+    assert off.to_dict()["hints"] == "off" and HouseRules.from_dict(off.to_dict()) == off

@@ -53,9 +53,11 @@ def test_the_draw_phase_offers_only_drawing() -> None:
     assert labels(layout) == {
         "Draw from stock": True,
         f"Take {table.match.hand.discard_top.display}": True,  # type: ignore[union-attr]
+        "💡 Hint": True,
         "Sort by suit": True,
         "Refresh": True,
-        "⚙ My settings": True,
+        "Log": True,
+        "⚙": True,
     }
     assert all(b["disabled"] for b in card_buttons(layout))  # draw first
     assert "Your turn" in shown_text(layout)
@@ -123,7 +125,7 @@ def test_waiting_players_see_whose_turn_it_is_and_no_moves() -> None:
     table = playing_table()
     layout = hand_layout(table, "2", CardFaces())
     assert "Waiting for **Ann**" in shown_text(layout)
-    assert set(labels(layout)) == {"Sort by suit", "Refresh", "⚙ My settings"}
+    assert set(labels(layout)) == {"Sort by suit", "Refresh", "Log", "⚙"}
 
 
 def crowded_table() -> Table:
