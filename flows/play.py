@@ -22,11 +22,10 @@ from engine.ai import choose_action
 from presentation import actions, render
 from presentation.actions import ComponentId
 from presentation.card_emoji import CardFaces
-from presentation.hand_message import Choices, settings_layout
+from presentation.hand_message import Choices, hand_layout, settings_layout
 from presentation.hand_messages import HandMessages
 from presentation.layouts import Layout
 from presentation.notify import Notifier
-from presentation.payloads import hand_payload
 from presentation.refresh import TableRefresher
 from tables import HandMessage, Refusal, Stage, Table, TableWork
 from transport import callbacks
@@ -165,7 +164,7 @@ class Play:
         if table.stage is Stage.LOBBY or table.match is None:
             raise Refusal("The game has not started yet.")
         four_colour = self.prefs.of(interaction.user.id).four_colour
-        layout = hand_payload(table, seat.key, self.faces, four_colour=four_colour)
+        layout = hand_layout(table, seat.key, self.faces, four_colour=four_colour)
         return HandOpening(seat.key, layout, table.changes)
 
     async def send_hand(self, interaction: Interaction, table: Table, opening: HandOpening) -> None:
@@ -224,7 +223,7 @@ class Play:
             await refuse(interaction, note or "The game has not started yet.")
             return
         four_colour = self.prefs.of(interaction.user.id).four_colour
-        layout = hand_payload(table, seat.key, self.faces, note, four_colour=four_colour)
+        layout = hand_layout(table, seat.key, self.faces, note=note, four_colour=four_colour)
         await callbacks.update_message(interaction, controls=layout)
         table.hand_messages[seat.key] = HandMessage(InteractionHandle(interaction), time.time())
 
@@ -235,13 +234,13 @@ class Play:
         seat = seat_of(interaction, table)
         _require_current_hand(table, parsed)
         assert table.match is not None
-        view = table.match.hand.view_for(seat.key)
-        if view.turn != seat.key:
-            raise Refusal(f"Not your turn yet: {table.name_of(view.turn)} is playing.")
-        if view.phase is not Phase.PLAY:
+        hand = table.match.hand  # a pick only needs the turn and the cards, not a view
+        if hand.turn != seat.key:
+            raise Refusal(f"Not your turn yet: {table.name_of(hand.turn)} is playing.")
+        if hand.phase is not Phase.PLAY:
             raise Refusal("Draw first: from the stock, or take the top of the discard pile.")
         code = (parsed.arg or "").partition(".")[2]
-        if code not in {card.code for card in view.hand}:
+        if code not in {card.code for card in hand.hand_of(seat.key)}:
             raise Refusal("That card is no longer in your hand.")
         chosen = table.selections.setdefault(seat.key, [])
         if code in chosen:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -26,15 +25,24 @@ from .card_faces import BACK_NAME, all_images, emoji_name
 log = logging.getLogger(__name__)
 
 
-@dataclass
 class CardFaces:
     """How to write a card for a player: an emoji when the bot has one, else text.
 
-    ``ids`` maps emoji names to their ids; it is filled once the start-up sync
-    has run (and stays empty, all text, if it could not).
+    Filled by the start-up sync (``add``); until then, and for any card it
+    could not upload, cards are text. What each card looks like is worked out
+    once: every hand message writes dozens of them.
     """
 
-    ids: dict[str, int] = field(default_factory=dict)
+    def __init__(self, ids: Mapping[str, int] | None = None) -> None:
+        self.ids: dict[str, int] = dict(ids or {})
+        self._inline: dict[tuple[Card, bool], str] = {}
+        self._component: dict[tuple[Card, bool], dict[str, Any] | None] = {}
+
+    def add(self, name: str, emoji_id: int) -> None:
+        """The emoji ``name`` exists now (as ``emoji_id``)."""
+        self.ids[name] = emoji_id
+        self._inline.clear()
+        self._component.clear()
 
     def emoji(self, card: Card, *, four_colour: bool = False) -> tuple[str, int] | None:
         name = emoji_name(card, four_colour=four_colour)
@@ -43,20 +51,29 @@ class CardFaces:
 
     def inline(self, card: Card, *, four_colour: bool = False) -> str:
         """The card in a line of text."""
-        found = self.emoji(card, four_colour=four_colour)
-        return card.display if found is None else f"<:{found[0]}:{found[1]}>"
+        key = (card, four_colour)
+        shown = self._inline.get(key)
+        if shown is None:
+            found = self.emoji(card, four_colour=four_colour)
+            shown = card.display if found is None else f"<:{found[0]}:{found[1]}>"
+            self._inline[key] = shown
+        return shown
 
     def row(self, cards: Iterable[Card], *, four_colour: bool = False) -> str:
-        """Cards side by side in text: pictures close together, text cards spaced."""
-        shown = [self.inline(card, four_colour=four_colour) for card in cards]
-        return " ".join(shown)
+        """Cards side by side in text."""
+        return " ".join([self.inline(card, four_colour=four_colour) for card in cards])
 
     def component_emoji(self, card: Card, *, four_colour: bool = False) -> dict[str, Any] | None:
         """The ``emoji`` of a button or select option showing ``card``, if it has one."""
-        found = self.emoji(card, four_colour=four_colour)
-        if found is None:
-            return None
-        return {"id": str(found[1]), "name": found[0], "animated": False}
+        key = (card, four_colour)
+        if key not in self._component:
+            found = self.emoji(card, four_colour=four_colour)
+            self._component[key] = (
+                None
+                if found is None
+                else {"id": str(found[1]), "name": found[0], "animated": False}
+            )
+        return self._component[key]
 
     def back(self) -> str:
         emoji_id = self.ids.get(BACK_NAME)
@@ -108,7 +125,7 @@ async def sync_card_emoji(
             log.warning("could not upload the card emoji %s; it shows as text", name, exc_info=True)
             continue
         found[name] = (emoji.id, drawing)
-        faces.ids[name] = emoji.id
+        faces.add(name, emoji.id)
     try:
         await db.set_card_emoji(found)
     except StorageError:

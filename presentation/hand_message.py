@@ -92,7 +92,7 @@ def button(
     if label:
         item["label"] = label
     if emoji is not None:
-        item["emoji"] = dict(emoji)
+        item["emoji"] = emoji  # shared, never changed: one per card, made once
     return item
 
 
@@ -108,7 +108,7 @@ class HandLayout:
         self.key = key
         self.faces = faces
         self.four_colour = four_colour
-        self.view = match.hand.view_for(key)
+        self.view = table.view_of(key)
         self.names = table.names()
         self.scope = actions.table_scope(table.channel_id, table.game_id)
         self.hand_number = table.hand_number

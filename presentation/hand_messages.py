@@ -18,8 +18,7 @@ import discord
 from tables import Stage, Table, TableRegistry
 
 from .card_emoji import CardFaces
-from .hand_message import paused_layout
-from .payloads import hand_payload
+from .hand_message import hand_layout, paused_layout
 
 # Hand-message edits in flight at once. Each takes a few milliseconds on an
 # idle bot, so four keep up with a thousand quiet tables.
@@ -91,7 +90,7 @@ class HandMessages:
             return  # the game ended while the edit waited
         user_id = table.seat(key).user_id
         four_colour = user_id is not None and self.four_colour(user_id)
-        layout = hand_payload(table, key, self.faces, four_colour=four_colour)
+        layout = hand_layout(table, key, self.faces, four_colour=four_colour)
         try:
             await message.handle.edit_original_response(embed=None, controls=layout)
         except discord.HTTPException:

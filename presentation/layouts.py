@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .components import Component, Controls
+from .components import Component
 
 MAX_COMPONENTS = 40
 MAX_TEXT = 4000
@@ -21,11 +21,11 @@ MAX_TEXT = 4000
 CONTAINER, TEXT, SEPARATOR, ACTION_ROW = 17, 10, 14, 1
 
 
-class Layout(Controls):
-    """Top-level V2 components, sent as they are."""
+class Layout:
+    """Top-level V2 components, sent as they are through the bot's own answers
+    (``transport.callbacks``): no ``discord.ui.View`` to build for each one."""
 
-    def __init__(self, *items: Component) -> None:
-        super().__init__()
+    def __init__(self, *items: Component | None) -> None:
         self.items = [item for item in items if item]
 
     def to_components(self) -> list[dict[str, Any]]:

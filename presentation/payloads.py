@@ -1,4 +1,5 @@
-"""What each message shows for a table in its current state."""
+"""What the public table message shows for a table in its current state (a
+player's hand message: ``presentation.hand_message``)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,6 @@ from tables import Stage, Table
 from . import render
 from .card_emoji import CardFaces
 from .components import lobby_controls, table_controls
-from .hand_message import hand_layout
-from .layouts import Layout
 
 Payload = tuple[discord.Embed, discord.ui.View | None]
 
@@ -24,15 +23,3 @@ def public_payload(table: Table, faces: CardFaces) -> Payload:
     if table.stage in (Stage.HAND_OVER, Stage.FINISHED) and outcome is not None:
         return render.hand_result_embed(table, outcome, faces), table_controls(table)
     return render.table_embed(table, faces), table_controls(table)
-
-
-def hand_payload(
-    table: Table,
-    key: str,
-    faces: CardFaces,
-    note: str | None = None,
-    *,
-    four_colour: bool = False,
-) -> Layout:
-    """One player's private hand message; the hand's result once it is over."""
-    return hand_layout(table, key, faces, note=note, four_colour=four_colour)

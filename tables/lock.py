@@ -49,6 +49,10 @@ class TableLock:
     ) -> None:
         self.release()
 
+    def is_settled(self) -> bool:
+        """No change in progress could still be undone."""
+        return self._settled
+
     def mark_saved(self) -> None:
         """The holder's changes are saved (or undone): looking is safe again.
 

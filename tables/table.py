@@ -7,7 +7,7 @@ live table survives a restart; the lock is the only thing that is not saved.
 
 from __future__ import annotations
 
-import dataclasses
+import copy
 import re
 import secrets
 import time
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from engine import HouseRules, Match
+from engine import HandView, HouseRules, Match
 
 from .lock import TableLock
 
@@ -62,7 +62,7 @@ def _copy_state(state: dict[str, Any]) -> dict[str, Any]:
     """Copies of a table's parts deep enough that changing the table never
     changes them (rules and the scalars are immutable; the match copies itself)."""
     copied = dict(state)
-    copied["seats"] = [dataclasses.replace(seat) for seat in state["seats"]]
+    copied["seats"] = [copy.copy(seat) for seat in state["seats"]]  # flat: a copy is whole
     copied["match"] = None if state["match"] is None else state["match"].copy()
     copied["log"] = deque(state["log"], maxlen=LOG_LINES)
     copied["hand_log"] = deque(state["hand_log"], maxlen=HAND_LOG_LINES)
@@ -181,6 +181,10 @@ class Table:
     # state so that a refused click still changes nothing.
     last_seen: float = field(default=0.0, repr=False)
     hand_messages: dict[str, HandMessage] = field(default_factory=dict, repr=False)
+    # Each seat's view of the hand, with the number of saved changes it was
+    # made at: picking, sorting and refreshing redraw a hand message without
+    # changing the game, and need not work the view (its legal moves) out again.
+    view_cache: dict[str, tuple[int, HandView]] = field(default_factory=dict, repr=False)
     # When each seat last clicked anything at this table (for turn DMs).
     seen_at: dict[str, float] = field(default_factory=dict, repr=False)
     # The card each player just drew, until their next move: shown as new.
@@ -188,6 +192,20 @@ class Table:
     # Saved changes so far: tells a hand message sent after the lock was let go
     # whether the game moved on while it was on its way.
     changes: int = field(default=0, repr=False)
+
+    # --- views -----------------------------------------------------------------
+    def view_of(self, key: str) -> HandView:
+        """What seat ``key`` may see of the hand now (only once dealt)."""
+        assert self.match is not None
+        cached = self.view_cache.get(key)
+        if cached is not None and cached[0] == self.changes:
+            return cached[1]
+        view = self.match.hand.view_for(key)
+        if self.lock.is_settled():
+            # Only a view of a saved state may be kept: an unsaved change can
+            # still be undone, and the count of changes would not show it.
+            self.view_cache[key] = (self.changes, view)
+        return view
 
     # --- the log -------------------------------------------------------------
     def note(self, line: str, by: str | None = None) -> None:

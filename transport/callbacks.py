@@ -18,7 +18,7 @@ import contextlib
 import logging
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import aiohttp
 import discord
@@ -35,6 +35,15 @@ FOLLOWUP = "/webhooks/{webhook_id}/{webhook_token}"
 EPHEMERAL = 1 << 6  # message flag: only the person who clicked sees it
 COMPONENTS_V2 = 1 << 15  # message flag: the message is made of components only
 Kind = discord.InteractionResponseType
+
+
+class Components(Protocol):
+    """What a message's components are sent from: discord.py's own views, or the
+    bot's lighter layouts (``presentation``), which only answers need."""
+
+    def to_components(self) -> list[dict[str, Any]]: ...
+
+    def has_components_v2(self) -> bool: ...
 
 
 @dataclass
@@ -112,7 +121,7 @@ def message_data(
     *,
     content: str | None = None,
     embed: discord.Embed | None = MISSING,
-    controls: discord.ui.View | None = MISSING,
+    controls: Components | None = MISSING,
 ) -> dict[str, Any]:
     """A message body: ``None`` clears a part, ``MISSING`` leaves it as it is."""
     # Nobody is pinged by an answer: a name is written as a mention only to
@@ -184,7 +193,7 @@ async def update_message(
     interaction: Interaction,
     *,
     embed: discord.Embed | None = MISSING,
-    controls: discord.ui.View | None = MISSING,
+    controls: Components | None = MISSING,
 ) -> None:
     """Answer a click by editing the message it was on."""
     data = message_data(embed=embed, controls=controls)
@@ -196,7 +205,7 @@ async def send_message(
     content: str | None = None,
     *,
     embed: discord.Embed | None = MISSING,
-    controls: discord.ui.View | None = MISSING,
+    controls: Components | None = MISSING,
     ephemeral: bool = False,
 ) -> None:
     """Answer with a new message, seen only by the member if ``ephemeral``."""
@@ -210,7 +219,7 @@ async def open_message(
     interaction: Interaction,
     *,
     embed: discord.Embed | None = MISSING,
-    controls: discord.ui.View | None = MISSING,
+    controls: Components | None = MISSING,
 ) -> int | None:
     """Answer with a new public message and return its id, read from Discord's
     reply without building a ``Message`` of it (None if the reply has none)."""

@@ -10,7 +10,6 @@ at the message's id.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import discord
@@ -34,17 +33,21 @@ DROPPED_MESSAGE_PARTS = frozenset(
 ON_MESSAGE = "rummy_on_message"
 
 
-def _custom_ids(components: Any) -> Iterator[str]:
-    for component in components or ():
-        if isinstance(component, dict):
-            custom_id = component.get("custom_id")
-            if isinstance(custom_id, str):
-                yield custom_id
-            # Action rows hold their components; layouts nest deeper.
-            yield from _custom_ids(component.get("components"))
-            accessory = component.get("accessory")
-            if accessory is not None:
-                yield from _custom_ids([accessory])
+def _shows(components: Any, custom_id: str) -> bool:
+    """Whether ``custom_id`` is among the components, however deep they nest
+    (action rows hold their components; layouts nest containers and sections)."""
+    waiting = list(components or ())
+    while waiting:
+        component = waiting.pop()
+        if not isinstance(component, dict):
+            continue
+        if component.get("custom_id") == custom_id:
+            return True
+        waiting.extend(component.get("components") or ())
+        accessory = component.get("accessory")
+        if accessory is not None:
+            waiting.append(accessory)
+    return False
 
 
 def clicked_on_its_message(interaction: Interaction) -> bool:
@@ -64,8 +67,8 @@ def slim_clicked_messages(client: discord.Client) -> None:
             clicked = data.get("data")
             if isinstance(clicked, dict):
                 custom_id = clicked.get("custom_id")
-                clicked[ON_MESSAGE] = isinstance(custom_id, str) and custom_id in _custom_ids(
-                    message.get("components")
+                clicked[ON_MESSAGE] = isinstance(custom_id, str) and _shows(
+                    message.get("components"), custom_id
                 )
             slim = {
                 key: value for key, value in message.items() if key not in DROPPED_MESSAGE_PARTS

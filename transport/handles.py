@@ -27,7 +27,7 @@ class InteractionHandle:
         self.token = interaction.token
 
     async def edit_original_response(
-        self, *, embed: discord.Embed | None, controls: discord.ui.View | None
+        self, *, embed: discord.Embed | None, controls: callbacks.Components | None
     ) -> None:
         await callbacks.edit_original(
             self.session,

@@ -180,6 +180,7 @@ def test_the_largest_hand_message_stays_within_discords_limits() -> None:
     nxt = match.hand.turn
     assert nxt is not None
     match.apply(nxt, DrawStock())
+    table.changes += 1  # as a saved change does: views are worked out anew
     table.selections[nxt] = [match.hand.hand_of(nxt)[0].code]
     layout = hand_layout(table, nxt, ALL_EMOJI, note="⚠️ " + "x" * 150)
     assert len(card_buttons(layout)) == 11

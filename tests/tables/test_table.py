@@ -90,3 +90,18 @@ def test_a_damaged_game_id_is_refused() -> None:
     saved["game_id"] = "not:hex"
     with pytest.raises(ValueError, match="game id"):
         Table.from_dict(saved)
+
+
+def test_a_seats_view_is_worked_out_once_per_saved_change() -> None:
+    table = playing_table()
+    first = table.view_of("1")
+    assert table.view_of("1") is first
+    table.changes += 1
+    assert table.view_of("1") is not first
+
+
+async def test_no_view_is_kept_while_a_change_may_still_be_undone() -> None:
+    table = playing_table()
+    async with table.lock:
+        during = table.view_of("1")
+        assert table.view_of("1") is not during
