@@ -72,7 +72,9 @@ class RummyBot(commands.Bot):
         if self.settings.game.card_emoji:
             # Uploading the card faces the first time takes a while: the game
             # does not wait for it, and shows cards as text until they are there.
-            self.game.tasks.spawn(sync_card_emoji(self, db, self.game.faces), "card-emoji-sync")
+            self.game.tasks.spawn(
+                sync_card_emoji(self, db, self.game.faces, self.game.budget), "card-emoji-sync"
+            )
         if self.settings.guild_id is not None:
             guild = discord.Object(id=self.settings.guild_id)
             self.tree.copy_global_to(guild=guild)

@@ -75,6 +75,7 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
         flow.bind(handlers)
     return Game(
         config=config,
+        budget=budget,
         faces=faces,
         prefs=prefs,
         nudges=nudges,

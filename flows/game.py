@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from presentation.card_emoji import CardFaces
 from presentation.hand_messages import HandMessages
 from presentation.notify import Notifier
+from presentation.pacing import RequestBudget
 from presentation.refresh import TableRefresher
 from tables import TableRegistry, TableWork
 
@@ -30,6 +31,7 @@ class Game:
     """What slash commands and clicks are handed to (built by ``app.wiring``)."""
 
     config: GameConfig
+    budget: RequestBudget
     faces: CardFaces
     prefs: PlayerPrefs
     nudges: TurnNudges

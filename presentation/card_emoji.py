@@ -21,6 +21,7 @@ from db import Database, StorageError
 from engine import Card
 
 from .card_faces import BACK_NAME, all_images, emoji_name
+from .pacing import LATER, RequestBudget
 
 log = logging.getLogger(__name__)
 
@@ -89,14 +90,17 @@ async def sync_card_emoji(
     client: discord.Client,
     db: Database,
     faces: CardFaces,
+    budget: RequestBudget,
     images: Mapping[str, bytes] | None = None,
 ) -> None:
     """Make the bot's application emojis hold every card face, and fill ``faces``.
 
     Idempotent: an emoji already there under its name is kept, unless the
     database recorded it for another drawing, which is then replaced; only
-    what is missing is uploaded. Every failure is logged and leaves the cards
-    it concerns as text.
+    what is missing is uploaded, each upload waiting its turn in the bot's
+    request budget behind the tables' edits (Discord's global limit is the
+    bot's, and the first start uploads dozens). Every failure is logged and
+    leaves the cards it concerns as text.
     """
     wanted = dict(images if images is not None else all_images())
     try:
@@ -117,9 +121,11 @@ async def sync_card_emoji(
         try:
             if stale:
                 assert emoji is not None
+                await budget.take(LATER)
                 await emoji.delete()
                 emoji = None
             if emoji is None:
+                await budget.take(LATER)
                 emoji = await client.create_application_emoji(name=name, image=image)
         except discord.HTTPException:
             log.warning("could not upload the card emoji %s; it shows as text", name, exc_info=True)
