@@ -53,7 +53,9 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
         follow_ups.after_save(table, follow_up)
 
     work = TableWork(db, tables, after_save)
-    automation = Automation(config, tables, work, moves, tasks, refresher, hand_messages)
+    automation = Automation(
+        config, tables, work, moves, tasks, refresher, hand_messages, notifier
+    )
     nudges = TurnNudges(notifier, config.turn_nudge_after, lambda user: prefs.of(user).turn_dm)
     follow_ups = FollowUps(refresher, notifier, hand_messages, automation, tasks, nudges)
 

@@ -16,6 +16,7 @@ from engine import Action, RummyError
 from engine.ai import choose_action, timeout_action
 from presentation import render
 from presentation.hand_messages import HandMessages
+from presentation.notify import Notifier
 from presentation.refresh import TableRefresher
 from tables import (
     MISSED_TURNS_BEFORE_AUTOPILOT,
@@ -54,8 +55,10 @@ class Automation:
         tasks: Supervisor,
         refresher: TableRefresher,
         hand_messages: HandMessages,
+        notifier: Notifier,
     ) -> None:
         self.hand_messages = hand_messages
+        self.notifier = notifier
         self.config = config
         self.tables = tables
         self.work = work
@@ -187,7 +190,8 @@ class Automation:
                     seat.missed_turns += 1
                     self._play_turn(table, seat.key, "timeout")
                     table.note(f"{seat.name} ran out of time: the bot played that turn", seat.key)
-                    if seat.missed_turns >= MISSED_TURNS_BEFORE_AUTOPILOT:
+                    taken = seat.missed_turns >= MISSED_TURNS_BEFORE_AUTOPILOT
+                    if taken:
                         seat.autopilot = True
                         table.note(
                             f"{seat.name} missed {seat.missed_turns} turns in a row: a computer "
@@ -195,6 +199,8 @@ class Automation:
                             seat.key,
                         )
                     await change.save()
+                    if taken:
+                        self.notifier.seat_taken(table, seat)  # once: the seat is taken now
         except NotSaved:
             log.error("timeout move not saved in channel %s", table.channel_id)
             self.tasks.spawn(self._retry_later(table), "timeout-retry")

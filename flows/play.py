@@ -170,7 +170,11 @@ class Play:
     async def send_hand(self, interaction: Interaction, table: Table, opening: HandOpening) -> None:
         """Send a prepared hand message; safe without the lock (see flows.router)."""
         await callbacks.send_message(interaction, controls=opening.layout, ephemeral=True)
+        older = table.hand_messages.get(opening.key)
         table.hand_messages[opening.key] = HandMessage(InteractionHandle(interaction), time.time())
+        if older is not None:
+            # The older message would look live but stop following the game.
+            self.tasks.spawn(self.hand_messages.retire(table, older), "hand-retire")
         if table.changes != opening.changes:
             # The game moved on while the message was on its way: its turn may
             # have come, and that turn's refresh found no message to edit.

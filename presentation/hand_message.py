@@ -380,6 +380,21 @@ def settings_layout(table: Table, choices: Mapping[str, bool], note: str | None 
     return Layout(container(*parts, accent=WAITING))
 
 
+def retired_layout(table: Table) -> Layout:
+    """What an older hand message says once a newer one shows the hand."""
+    scope = actions.table_scope(table.channel_id, table.game_id)
+    refresh = button(
+        actions.REFRESH.id(scope, str(table.hand_number)), "Show my hand here", SECONDARY.value
+    )
+    return Layout(
+        container(
+            text("### Your hand\nYou opened your hand again: the newer message follows the game."),
+            row([refresh]),
+            accent=WAITING,
+        )
+    )
+
+
 def paused_layout(table: Table) -> Layout:
     """What a hand message says once the bot can no longer update it: Discord lets
     an answer be edited for 15 minutes. One click brings it back, up to date."""

@@ -15,10 +15,10 @@ from collections.abc import Callable
 
 import discord
 
-from tables import Stage, Table, TableRegistry
+from tables import HandMessage, Stage, Table, TableRegistry
 
 from .card_emoji import CardFaces
-from .hand_message import hand_layout, paused_layout
+from .hand_message import hand_layout, paused_layout, retired_layout
 
 # Hand-message edits in flight at once. Each takes a few milliseconds on an
 # idle bot, so four keep up with a thousand quiet tables.
@@ -66,6 +66,13 @@ class HandMessages:
             await self._edit(table, key)
         finally:
             self._slots.release()
+
+    async def retire(self, table: Table, message: HandMessage) -> None:
+        """Tell an older hand message that a newer one now shows the hand."""
+        with contextlib.suppress(discord.HTTPException):
+            await message.handle.edit_original_response(
+                embed=None, controls=retired_layout(table)
+            )
 
     async def pause_expiring(self, table: Table, now: float) -> None:
         """Tell every hand message whose token is about to die that it stops

@@ -67,6 +67,17 @@ class Notifier:
             dealt = functools.partial(_while_hand, table, table.hand_number, text)
             self._post(table, (seat.user_id, table.channel_id, "dealt"), dealt)
 
+    def seat_taken(self, table: Table, seat: Seat) -> None:
+        """Tell a player, once, that a computer now plays their seat."""
+        if seat.user_id is None:
+            return
+        text = (
+            f"You missed {seat.missed_turns} turns in a row at Rummy in <#{table.channel_id}>: "
+            "a computer plays your seat until you press **Take my seat back** in your hand "
+            "(**Show hand** on the table)."
+        )
+        self._post(table, (seat.user_id, table.channel_id, "autopilot"), lambda: text)
+
     def your_turn(self, table: Table, seat: Seat) -> None:
         if seat.user_id is None:
             return

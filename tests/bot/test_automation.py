@@ -78,6 +78,8 @@ async def test_timeouts_hand_the_seat_to_a_computer_until_taken_back(
     assert seat.autopilot
     await bot.game.tasks.wait_idle()
     assert "a computer plays their seat" in table_message(server.emu, server.channel).text()
+    told = [m.text() for m in absent.actor.dms() if "Take my seat back" in m.text()]
+    assert len(told) == 1 and "missed 3 turns in a row" in told[0]  # told once, by DM
 
     # The computer now plays the seat at once; the person comes back and reclaims it.
     await play_simple_turn(present, bot)
@@ -86,6 +88,7 @@ async def test_timeouts_hand_the_seat_to_a_computer_until_taken_back(
     assert view.message is not None and view.message.button("Take my seat back")
     back = await absent.press("Take my seat back")
     assert "Take my seat back" not in {b["label"] for b in back.message.buttons()}
+    assert "Your seat is yours again." in back.text()  # confirmed where they clicked
     assert not seat.autopilot and seat.missed_turns == 0
     await bot.game.tasks.wait_idle()
     assert "took their seat back" in table_message(server.emu, server.channel).text()

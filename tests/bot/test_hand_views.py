@@ -98,3 +98,20 @@ async def test_a_table_without_hints_offers_none(server: Server, launch: LaunchB
     p1, _ = in_turn_order(bot, server, seated)
     await p1.open_hand()
     assert "💡" not in str(p1._hand_view().buttons())
+
+
+async def test_opening_the_hand_again_retires_the_older_message(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch()
+    seated = [server.player(server.ann), server.player(server.bob)]
+    await start_game(server, bot, seated)
+    p1, _ = in_turn_order(bot, server, seated)
+    await p1.open_hand()
+    older = p1.view
+    await p1.open_hand()
+    await bot.game.tasks.wait_idle()
+    assert older is not None and p1.view is not None and older.id != p1.view.id
+    retired = server.emu.message(server.channel, older.id)
+    assert retired is not None and "the newer message follows the game" in retired.text()
+    assert not any(":pick:" in (b["custom_id"] or "") for b in retired.buttons())
