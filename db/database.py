@@ -126,10 +126,10 @@ VALUES (?, ?, ?, ?, ?, ?, ?)
 SQL_ADD_PLAYER_STATS: Final = """
 INSERT INTO player_stats
     (guild_id, user_id, name, matches_played, matches_won, hands_won, points, rummies)
-VALUES (?, ?, ?, 1, ?, ?, ?, ?)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (guild_id, user_id) DO UPDATE SET
     name = excluded.name,
-    matches_played = matches_played + 1,
+    matches_played = matches_played + excluded.matches_played,
     matches_won = matches_won + excluded.matches_won,
     hands_won = hands_won + excluded.hands_won,
     points = points + excluded.points,
@@ -220,7 +220,7 @@ def to_json(value: Any) -> str:
 MatchRow = tuple[int, int, str, int, float, float]
 SeatRow = tuple[int, str, int | None, str, int, int | None, int]  # without match_id
 HandRow = tuple[int, str | None, int, str, str, str]  # without match_id
-StatsRow = tuple[int, int, str, int, int, int, int]
+StatsRow = tuple[int, int, str, int, int, int, int, int]
 
 
 def match_rows(
@@ -291,6 +291,8 @@ def _stats_row(match: MatchRecord, seat: SeatRecord) -> StatsRow:
         # is used; -1 only keeps the tuple well-typed until then.
         seat.user_id if seat.user_id is not None else -1,
         seat.name,
+        # An abandoned match was never played out: not a match lost.
+        int(not match.abandoned),
         int(won),
         sum(key in hand.winners for hand in hands),
         sum(hand.scores.get(key, 0) for hand in hands),

@@ -199,11 +199,23 @@ CREATE TABLE player_prefs (
 );
 """
 
+_ABANDONED_NOT_PLAYED = """
+-- A match stopped with /rummy end (or closed as forgotten) was never played
+-- out: it no longer counts as a match played, so it is no match lost. Its
+-- finished hands still count.
+UPDATE player_stats SET matches_played = (
+    SELECT COUNT(*) FROM match_seats AS s JOIN matches AS m ON m.id = s.match_id
+    WHERE m.guild_id = player_stats.guild_id AND s.user_id = player_stats.user_id
+      AND m.abandoned = 0
+);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core schema: results, live tables, set-aside tables", _CORE),
     Migration(2, "leaderboard aggregates, filled from recorded results", _PLAYER_STATS),
     Migration(3, "per-server default house rules", _GUILD_SETTINGS),
     Migration(4, "card faces as emojis, and players' own choices", _FACES_AND_PREFERENCES),
+    Migration(5, "abandoned matches are not matches played", _ABANDONED_NOT_PLAYED),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -138,7 +138,8 @@ async def test_idle_table_is_ended_as_abandoned(server: Server, launch: LaunchBo
     assert "abandoned" in table_message(server.emu, server.channel).text()
     assert bot.db is not None and (await bot.db.load_live_tables()).tables == []
     board = await bot.db.leaderboard(server.guild.id)
-    assert [(r.matches_played, r.matches_won) for r in board.rows] == [(1, 0), (1, 0)]
+    # Abandoned: not a match lost.
+    assert [(r.matches_played, r.matches_won) for r in board.rows] == [(0, 0), (0, 0)]
     fresh = await server.bob.slash(server.channel, "rummy start")
     assert not fresh.ephemeral
 

@@ -69,7 +69,7 @@ async def test_a_deleted_channel_ends_its_game_as_abandoned_once(
     await bot.game.tasks.wait_idle()
     assert bot.game.tables.get(server.channel.id) is None
     assert bot.db is not None and (await bot.db.load_live_tables()).tables == []
-    assert await played_counts(bot, server) == [(1, 0), (1, 0)]
+    assert await played_counts(bot, server) == [(0, 0), (0, 0)]  # abandoned: not lost
     warnings = [r for r in caplog.records if "channel is lost" in r.getMessage()]
     assert len(warnings) == 1 and warnings[0].levelno == logging.WARNING
 
@@ -84,7 +84,7 @@ async def test_losing_sight_of_the_channel_ends_the_game_without_errors(
     await first.draw()  # the table cannot be redrawn any more
     await bot.game.tasks.wait_idle()
     assert bot.game.tables.get(server.channel.id) is None
-    assert await played_counts(bot, server) == [(1, 0), (1, 0)]
+    assert await played_counts(bot, server) == [(0, 0), (0, 0)]
     lost = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert [r.getMessage() for r in lost] == [
         f"ended the game in channel {server.channel.id}: the channel is lost"

@@ -110,8 +110,13 @@ class Figures:
     rummies: int = 0
 
 
-def expected_stats(matches: list[MatchRecord]) -> dict[int, dict[int, Figures]]:
-    """guild -> user -> figures, straight from the definitions in the issue."""
+def expected_stats(
+    matches: list[MatchRecord], *, abandoned_played: bool = False
+) -> dict[int, dict[int, Figures]]:
+    """guild -> user -> figures, straight from the definitions in the issue.
+
+    ``abandoned_played``: count abandoned matches as played, as the releases
+    before schema version 5 did."""
     out: dict[int, dict[int, Figures]] = {}
     for m in matches:
         for seat in m.seats:
@@ -121,7 +126,8 @@ def expected_stats(matches: list[MatchRecord]) -> dict[int, dict[int, Figures]]:
             f = out.setdefault(m.guild_id, {}).setdefault(seat.user_id, Figures())
             key = seat.player_key
             f.name = seat.name
-            f.played += 1
+            if abandoned_played or not m.abandoned:  # abandoned: neither won nor lost
+                f.played += 1
             if not m.abandoned and key in m.winners:
                 f.won += 1
             for h in m.hands:

@@ -109,9 +109,10 @@ async def write_v1_data(
 
 
 async def write_v2_data(conn: aiosqlite.Connection, matches: list[MatchRecord]) -> None:
-    """Release 2 kept player_stats in step with every match it recorded."""
+    """Release 2 kept player_stats in step with every match it recorded (counting
+    an abandoned match as played, which release 5 undoes)."""
     await conn.execute("BEGIN")
-    for guild, by_user in expected_stats(matches).items():
+    for guild, by_user in expected_stats(matches, abandoned_played=True).items():
         for uid, f in by_user.items():
             await conn.execute(
                 "INSERT INTO player_stats (guild_id, user_id, name, matches_played, matches_won,"

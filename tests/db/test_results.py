@@ -66,7 +66,7 @@ async def test_figures_follow_the_definitions(db: Database) -> None:
             winners=("a",),
         )
     )
-    # Abandoned: played, hands still count, but nobody wins the match.
+    # Abandoned: its hands still count, but it is neither won nor lost.
     await db.record_match(
         match(
             [ann, cid],
@@ -78,8 +78,8 @@ async def test_figures_follow_the_definitions(db: Database) -> None:
     a = await db.player_stats(1, 11)
     c = await db.player_stats(1, 12)
     assert a is not None and c is not None
-    assert figures(a) == (2, 1, 3, 28, 2)
-    assert figures(c) == (2, 0, 1, 12, 0)
+    assert figures(a) == (1, 1, 3, 28, 2)
+    assert figures(c) == (1, 0, 1, 12, 0)
     assert (a.rank, c.rank) == (1, 2)
 
 
