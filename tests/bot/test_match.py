@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
+
 import pytest
 
 from bot import RummyBot
 from engine import Card
+from presentation.card_faces import emoji_name
+from tests.fakediscord.world import Message
 
-from .conftest import LaunchBot, Server
+from .conftest import FAST, LaunchBot, Server
 from .harness import TablePlayer, play_simple_turn, table_message
 from .test_play import start_game
 
@@ -38,9 +43,11 @@ class PrivacyWatch:
         self.checks = 0
 
     def _dms_this_hand(self, player: TablePlayer) -> str:
-        dms = [m.text() for m in player.actor.dms()]
-        starts = [i for i, text in enumerate(dms) if text.startswith(f"Hand {self.hand_number} in")]
-        return "\n".join(dms[starts[-1] :] if starts else dms)
+        dms = player.actor.dms()
+        starts = [
+            i for i, m in enumerate(dms) if m.text().startswith(f"Hand {self.hand_number} in")
+        ]
+        return "\n".join(everything_in(m) for m in (dms[starts[-1] :] if starts else dms))
 
     def check(self) -> None:
         table = self.bot.game.tables.get(self.server.channel.id)
@@ -58,21 +65,32 @@ class PrivacyWatch:
         # with its table message (snowflake ids grow with time).
         assert table.message_id is not None
         public = "\n".join(
-            m.text()
+            everything_in(m)
             for m in self.server.emu.messages(self.server.channel)
             if m.id >= table.message_id
         )
         for owner in self.seated:
             secret = [c for c in hand.hand_of(owner.key) if c not in self.face_up]
             for card in secret:
-                assert card.display not in public, f"{owner.actor.name}'s {card} is public"
+                assert not shows(public, card), f"{owner.actor.name}'s {card} is public"
                 for viewer in self.seated:
                     if viewer is owner or card in self.held[viewer.key]:
                         continue
-                    assert card.display not in self._dms_this_hand(viewer), (
+                    assert not shows(self._dms_this_hand(viewer), card), (
                         f"{owner.actor.name}'s {card} was sent to {viewer.actor.name}"
                     )
         self.checks += 1
+
+
+def everything_in(message: Message) -> str:
+    """All a message carries: its text, embeds and components (labels, emojis)."""
+    return json.dumps([message.content, message.embeds, message.components], ensure_ascii=False)
+
+
+def shows(text: str, card: Card) -> bool:
+    """Whether ``text`` shows ``card``, as text or as one of the bot's card emojis."""
+    names = {emoji_name(card), emoji_name(card, four_colour=True)}
+    return card.display in text or any(f'"{name}"' in text or f":{name}:" in text for name in names)
 
 
 async def play_match(
@@ -97,9 +115,15 @@ async def play_match(
     raise AssertionError("the match did not end")
 
 
-@pytest.mark.parametrize("players", [2, 3, 6])
-async def test_complete_match(server: Server, launch: LaunchBot, players: int) -> None:
-    bot = await launch()
+@pytest.mark.parametrize(
+    ("players", "pictures"), [(2, False), (3, True), (6, False)], ids=["2", "3-emoji", "6"]
+)
+async def test_complete_match(
+    server: Server, launch: LaunchBot, players: int, pictures: bool
+) -> None:
+    bot = await launch(dataclasses.replace(FAST, card_emoji=pictures))
+    await bot.game.tasks.wait_idle()
+    assert bool(bot.game.faces.ids) == pictures
     actors = [server.ann, server.bob, server.cat, server.dan, server.eve, server.fay][:players]
     seated = [server.player(a) for a in actors]
     await start_game(server, bot, seated, hands=2)
