@@ -34,6 +34,7 @@ from . import actions
 from .card_emoji import CardFaces
 from .components import DANGER, PRIMARY, SECONDARY, SUCCESS, Component
 from .layouts import Layout, container, row, separator, text
+from .words import plural
 
 # Accent colours of the message: your move; someone else's; the hand is over.
 YOUR_TURN = 0x3BA55C
@@ -45,11 +46,6 @@ SINCE_LINES = 8
 # A selection fits at most this many melds at once (a set of its rank and runs
 # of its suit at either end); each gets its own Lay off button.
 MAX_LAY_OFF_BUTTONS = 3
-
-
-def plural(count: int, one: str, many: str | None = None) -> str:
-    """``1 card``, ``2 cards``: the count with the word that goes with it."""
-    return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
 def sorted_hand(cards: Sequence[Card], mode: str) -> list[Card]:

@@ -35,6 +35,7 @@ from tables import MAX_SEATS, Seat, Stage, Table
 from tables.table import HAND_LOG_LINES
 
 from .card_emoji import CardFaces
+from .words import plural
 
 TEXT_CARDS = CardFaces()
 
@@ -164,12 +165,13 @@ def table_embed(
         count = view.card_counts.get(seat.key, 0)
         total = match.totals.get(seat.key, 0)
         lines.append(
-            f"{marker}{seat_label(seat)}{dealer}: {count} card{'s' * (count != 1)}, {total} pts"
+            f"{marker}{seat_label(seat)}{dealer}: {plural(count, 'card')}, "
+            f"{plural(total, 'point')}"
         )
     target = (
         f"first to {table.rules.target} points"
         if table.rules.target is not None
-        else f"{table.rules.hands} hands"
+        else rule_setting("hands", table.rules.hands)
     )
     embed.add_field(name=f"Players ({target})", value="\n".join(lines), inline=False)
 

@@ -6,6 +6,8 @@ import discord
 
 from db import LeaderboardPage, PlayerStats
 
+from .words import plural
+
 ORDERS: dict[str, str] = {"wins": "matches won", "points": "points", "rummies": "rummies"}
 
 
@@ -20,7 +22,8 @@ def leaderboard_embed(page: LeaderboardPage, order: str, guild_name: str) -> dis
         return embed
     lines = [
         f"**{row.rank}.** {row.name} — {row.matches_won}/{row.matches_played} matches won, "
-        f"{row.hands_won} hands, {row.points} pts, {row.rummies} rummies"
+        f"{plural(row.hands_won, 'hand')}, {plural(row.points, 'point')}, "
+        f"{plural(row.rummies, 'rummy', 'rummies')}"
         for row in page.rows
     ]
     embed.add_field(name="Players", value="\n".join(lines), inline=False)

@@ -29,7 +29,7 @@ def test_table_shows_turn_counts_and_scores() -> None:
     table = playing_table()
     embed = render.table_embed(table).to_dict()
     text = _all_text(embed)
-    assert "▶️" in text and "7 cards" in text and "0 pts" in text
+    assert "▶️" in text and "7 cards" in text and "0 points" in text
     assert "Stock" in text and "Discard pile" in text
     assert len(text) < 6000
 
@@ -82,3 +82,9 @@ def test_a_player_without_wins_has_no_rank_by_wins() -> None:
     assert "no wins yet" in text and "#1" not in text
     ranked = _all_text(stats_embed(PlayerStats(1, "Ann", 3, 1, 2, 40, 0, rank=1), "Ann").to_dict())
     assert "#1" in ranked
+
+
+def test_one_hand_and_one_point_read_in_the_singular() -> None:
+    table = playing_table(rules=HouseRules(target=None, hands=1))
+    text = _all_text(render.table_embed(table).to_dict())
+    assert "(1 hand)" in text and "1 hands" not in text
