@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from dataclasses import dataclass
 
 import discord
@@ -88,6 +89,7 @@ class Lobby:
         self._joining: dict[int, list[WaitingJoin]] = {}
 
     def bind(self, handlers: Handlers) -> None:
+        handlers.server_wide[actions.REMATCH] = self.rematch
         handlers.at_table.update(
             {
                 actions.JOIN: self.join,
@@ -102,16 +104,56 @@ class Lobby:
     # --- /rummy start ------------------------------------------------------------------
     async def open(self, interaction: Interaction, rules: HouseRules) -> None:
         """Open a lobby in the interaction's channel, with its caller as host."""
-        channel_id = interaction.channel_id
-        assert channel_id is not None and interaction.guild_id is not None
-        existing = self.tables.get(channel_id)
+        assert interaction.guild_id is not None
+        if not await self._channel_is_free(interaction):
+            return
+        table = self._new_table(interaction, rules)
+        table.seats.append(human_seat(interaction.user))
+        await self._post_lobby(interaction, table)
+
+    async def rematch(self, interaction: Interaction, parsed: ComponentId) -> None:
+        """The finished match's players play again: same rules, same computers. The
+        one who asks is seated as host; each other player joins with one click, and
+        the game starts by itself once they all have."""
+        ended = self.tables.ended(parsed.scope)
+        if (
+            ended is None
+            or ended.game_id != parsed.game
+            or ended.match is None
+            or not ended.match.is_over
+        ):
+            await refuse(
+                interaction,
+                "That match is no longer at hand (the bot restarted since): "
+                "`/rummy start` opens a new game.",
+            )
+            return
+        if ended.seat_of_user(interaction.user.id) is None:
+            await refuse(interaction, "Only the players of that match can call a rematch.")
+            return
+        if not await self._channel_is_free(interaction):
+            return
+        table = self._new_table(interaction, ended.rules)
+        for seat in ended.seats:
+            if seat.user_id == interaction.user.id:
+                table.seats.append(human_seat(interaction.user))
+            elif seat.is_computer:
+                table.seats.append(Seat(key=seat.key, name=seat.name, level=seat.level))
+            else:
+                table.invited.append(seat.user_id)  # type: ignore[arg-type]
+        table.next_cpu_number = ended.next_cpu_number
+        await self._post_lobby(interaction, table)
+
+    async def _channel_is_free(self, interaction: Interaction) -> bool:
+        """Whether a game may open here; if not, the member is told why."""
+        existing = self.tables.get(interaction.channel_id or 0)
         if existing is not None:
             await refuse(
                 interaction,
                 f"A game is already open in this channel: {table_link(existing)}. "
                 "Join it, or wait for it to end.",
             )
-            return
+            return False
         missing = missing_permissions(interaction.app_permissions)
         if missing:
             await refuse(
@@ -120,9 +162,13 @@ class Lobby:
                 + ", ".join(missing)
                 + " permission here. Ask a server admin to grant it, then try again.",
             )
-            return
-        table = Table(
-            channel_id=channel_id,
+            return False
+        return True
+
+    def _new_table(self, interaction: Interaction, rules: HouseRules) -> Table:
+        assert interaction.channel_id is not None and interaction.guild_id is not None
+        return Table(
+            channel_id=interaction.channel_id,
             guild_id=interaction.guild_id,
             host_id=interaction.user.id,
             rules=rules,
@@ -132,7 +178,8 @@ class Lobby:
                 else random.SystemRandom().randrange(2**53)
             ),
         )
-        table.seats.append(human_seat(interaction.user))
+
+    async def _post_lobby(self, interaction: Interaction, table: Table) -> None:
         try:
             await self.work.open(table)
         except NotSaved as refusal:
@@ -226,6 +273,7 @@ class Lobby:
     ) -> list[BaseException | None]:
         """Seat, save and answer a group of joins; what each click's answer raised."""
         refused: dict[WaitingJoin, str] = {}
+        dealt = False
         if self.tables.get(table.channel_id) is not table:
             refused = dict.fromkeys(group, "That game has just ended.")
         try:
@@ -238,10 +286,19 @@ class Lobby:
                     except Refusal as refusal:
                         refused[entry] = str(refusal)
                 if len(refused) < len(group):
+                    seated = {seat.user_id for seat in table.seats}
+                    if table.invited and seated.issuperset(table.invited):
+                        self._deal(table, time.time())  # the rematch: all are back
+                        dealt = True
                     await change.save()
         except NotSaved as not_saved:
+            dealt = False
             refused.update({entry: str(not_saved) for entry in group if entry not in refused})
-        embed, controls = render.lobby_embed(table), lobby_controls(table)
+        if dealt:
+            embed, controls = render.table_embed(table, self.faces), table_controls(table)
+            self.notifier.dealt(table)
+        else:
+            embed, controls = render.lobby_embed(table), lobby_controls(table)
         answers = [
             refuse(entry.interaction, refused[entry])
             if entry in refused
@@ -305,12 +362,7 @@ class Lobby:
                 "or add a computer player."
             )
         async with self.work.change(table, refresh=False) as change:
-            table.match = Match.start([seat.key for seat in table.seats], table.rules, table.seed)
-            table.stage = Stage.PLAYING
-            dealer = table.name_of(table.match.hand.view_for(None).dealer)
-            table.new_hand_log(f"Hand 1: {dealer} dealt")
-            table.last_human_action = interaction.created_at.timestamp()
-            self.moves.start_clock(table)
+            self._deal(table, interaction.created_at.timestamp())
             await change.save()
             try:
                 await callbacks.update_message(
@@ -320,6 +372,16 @@ class Lobby:
                 )
             finally:
                 self.notifier.dealt(table)
+
+    def _deal(self, table: Table, when: float) -> None:
+        """Start the match: deal the first hand and start its first turn's clock."""
+        table.match = Match.start([seat.key for seat in table.seats], table.rules, table.seed)
+        table.stage = Stage.PLAYING
+        table.invited.clear()
+        dealer = table.name_of(table.match.hand.view_for(None).dealer)
+        table.new_hand_log(f"Hand 1: {dealer} dealt")
+        table.last_human_action = when
+        self.moves.start_clock(table)
 
     async def cancel(
         self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]

@@ -137,7 +137,7 @@ class ComponentRouter:
             return
         server_handler = self.handlers.server_wide.get(parsed.action)
         if server_handler is not None:
-            if self._is_table_message(interaction):
+            if parsed.action.place is Place.LEADERBOARD and self._is_table_message(interaction):
                 await refuse(interaction, UNRECOGNISED)
                 return
             await server_handler(interaction, parsed)

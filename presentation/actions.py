@@ -94,6 +94,9 @@ CANCEL = ComponentAction("cancel", Place.LOBBY, Who.HOST, host_task="cancel the 
 SHOW_HAND = ComponentAction("hand", Place.TABLE, Who.SEATED, locking=Locking.LOOK)
 RULES = ComponentAction("rules", Place.TABLE, locking=Locking.LOOK)
 NEXT_HAND = ComponentAction("next", Place.TABLE, Who.SEATED)
+# On a finished match's message: the table has left play, so it is answered
+# without one (its players are checked by the handler).
+REMATCH = ComponentAction("rematch", Place.TABLE)
 
 PICK = ComponentAction("pick", Place.HAND, Who.SEATED, locking=Locking.LOOK)
 # The card menu and the lay-off menu of earlier versions: a click on one
@@ -127,6 +130,7 @@ ACTIONS: dict[str, ComponentAction] = {
         SHOW_HAND,
         RULES,
         NEXT_HAND,
+        REMATCH,
         PICK,
         SELECT_CARDS,
         SORT,

@@ -128,6 +128,8 @@ def table_controls(table: Table) -> Controls | None:
                 button(actions.RULES.id(ch), "Rules"),
             ]
         )
+    if table.stage is Stage.FINISHED and table.match is not None and table.match.is_over:
+        return Controls([button(actions.REMATCH.id(ch), "Rematch", SUCCESS)])
     return None
 
 

@@ -66,6 +66,13 @@ def lobby_embed(table: Table) -> discord.Embed:
     )
     seats = "\n".join(f"{i}. {seat_label(s)}" for i, s in enumerate(table.seats, 1))
     embed.add_field(name="Seats", value=seats or "nobody yet", inline=False)
+    if table.invited:
+        waiting = ", ".join(f"<@{user_id}>" for user_id in table.invited)
+        embed.add_field(
+            name="Rematch",
+            value=f"Waiting for {waiting} to press **Join**: the game starts once all have.",
+            inline=False,
+        )
     embed.add_field(name="House rules", value=rules_summary(table.rules), inline=False)
     return embed
 

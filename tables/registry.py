@@ -12,6 +12,9 @@ class TableRegistry:
 
     def __init__(self) -> None:
         self._tables: dict[int, Table] = {}
+        # The table each channel last had, once it left play: a rematch starts
+        # from its seats and rules.
+        self._ended: dict[int, Table] = {}
 
     def get(self, channel_id: int) -> Table | None:
         return self._tables.get(channel_id)
@@ -22,7 +25,13 @@ class TableRegistry:
         self._tables[table.channel_id] = table
 
     def remove(self, channel_id: int) -> None:
-        self._tables.pop(channel_id, None)
+        table = self._tables.pop(channel_id, None)
+        if table is not None:
+            self._ended[channel_id] = table
+
+    def ended(self, channel_id: int) -> Table | None:
+        """The table that last left play in the channel (since this process started)."""
+        return self._ended.get(channel_id)
 
     def __len__(self) -> int:
         return len(self._tables)

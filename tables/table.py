@@ -55,6 +55,7 @@ RESTORED = (
     "dm_closed_told",
     "next_cpu_number",
     "host_id",
+    "invited",
 )
 
 
@@ -71,6 +72,7 @@ def _copy_state(state: dict[str, Any]) -> dict[str, Any]:
     copied["sort_modes"] = dict(state["sort_modes"])
     copied["dm_closed"] = set(state["dm_closed"])
     copied["dm_closed_told"] = set(state["dm_closed_told"])
+    copied["invited"] = list(state["invited"])
     return copied
 
 
@@ -173,6 +175,9 @@ class Table:
     dm_closed: set[int] = field(default_factory=set)
     dm_closed_told: set[int] = field(default_factory=set)
     next_cpu_number: int = 1
+    # A rematch's lobby: the players of the last match still to press Join; it
+    # starts by itself once they all have.
+    invited: list[int] = field(default_factory=list)
     # Tells this game's controls from those of earlier games in the channel.
     game_id: str = field(default_factory=new_game_id)
     # Not saved: process-local coordination and short-lived Discord tokens.
@@ -278,6 +283,7 @@ class Table:
             "dm_closed_told": sorted(self.dm_closed_told),
             "next_cpu_number": self.next_cpu_number,
             "game_id": self.game_id,
+            "invited": list(self.invited),
         }
 
     @classmethod
@@ -318,6 +324,7 @@ class Table:
             # Tables saved before games had ids get one; their messages are
             # redrawn with it at start-up (flows.restore).
             game_id=str(data.get("game_id") or new_game_id()),
+            invited=[int(user) for user in data.get("invited", [])],
         )
         if not GAME_ID.fullmatch(table.game_id):
             raise ValueError(f"game id {table.game_id!r} is not one this code makes")

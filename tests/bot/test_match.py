@@ -165,3 +165,39 @@ async def test_player_with_closed_dms_is_told_once(server: Server, launch: Launc
     assert not any("DMs are closed" in f.text() for f in second.followups)
     # The game goes on regardless.
     assert bot.game.tables.get(server.channel.id) is not None
+
+
+async def test_a_rematch_keeps_seats_and_rules_and_starts_once_all_are_back(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch()
+    seated = [server.player(server.ann), server.player(server.bob)]
+    lobby = await server.ann.slash(server.channel, "rummy start", hands=1, ace="high_or_low")
+    assert lobby.message is not None
+    await server.bob.click(lobby.message, label="Join")
+    await server.ann.click(lobby.message, label="Add computer (hard)")
+    for player in seated:
+        player.settle = bot.game.tasks.wait_idle
+    await server.ann.click(lobby.message, label="Start")
+    await bot.game.tasks.wait_idle()
+    everyone = [*seated]
+    await play_match(bot, server, everyone)
+    final = table_message(server.emu, server.channel)
+    assert "Match over" in final.text()
+    # Someone who did not play cannot call it; a player can.
+    refused = await server.cat.click(final, label="Rematch")
+    assert refused.ephemeral and "Only the players" in refused.text()
+    again = await server.bob.click(final, label="Rematch")
+    assert not again.ephemeral and again.message is not None
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.host_id == server.bob.id
+    assert table.rules.ace.value == "high_or_low" and table.rules.hands == 1
+    assert [s.name for s in table.seats if s.is_computer] == ["Ada"]
+    assert table.invited == [server.ann.id] and "press **Join**" in again.text()
+    # A second Rematch while the new lobby is open is told where it is.
+    twice = await server.ann.click(final, label="Rematch")
+    assert twice.ephemeral and "already open" in twice.text()
+    # Ann's one click brings everyone back: the game starts by itself.
+    started = await server.ann.click(again.message, label="Join")
+    assert not started.ephemeral and "Rummy — hand 1" in started.text()
+    assert table.stage.value == "playing" and len(table.seats) == 3
