@@ -124,19 +124,19 @@ class HandLayout:
         hand = sorted_hand(view.hand, mode)
         selected_codes = set(self.table.selections.get(self.key, []))
         selected = [card for card in hand if card.code in selected_codes]
-        parts: list[Component | None] = [
-            text(f"{self.heading()}\n{self.status()}"),
-            text(self.cards(hand) if hand else "*No cards left.*"),
-            separator(),
-            text(self.piles()),
-            text(self.melds()),
-        ]
+        playing = my_turn and view.phase is Phase.PLAY
+        parts: list[Component | None] = [text(f"{self.heading()}\n{self.status()}")]
+        if not playing:
+            # The card buttons are greyed out until the player may pick: the
+            # hand is shown plainly above them. While picking, the buttons are
+            # the hand, and a second copy would only lengthen every answer.
+            parts.append(text(self.cards(hand) if hand else "*No cards left.*"))
+        parts += [separator(), text(self.piles()), text(self.melds())]
         since = self.since_last_turn()
         if since:
             parts.append(text(since))
         if note:
             parts.append(text(f"> {note}"))
-        playing = my_turn and view.phase is Phase.PLAY
         parts += self.card_rows(hand, selected_codes, enabled=playing)
         if my_turn:
             parts.append(row(self.moves(selected)))

@@ -36,16 +36,16 @@ async def test_every_card_shows_as_the_bots_emoji_once_uploaded(
     await start_game(server, bot, seated)
     first, _ = in_turn_order(bot, server, seated)
     await first.open_hand()
-    await first.draw()
-    await bot.game.tasks.wait_idle()
-    # Every card of the hand message is a picture: in its text and on its buttons.
+    # Every card of the hand message is a picture: in its text before drawing...
     table = bot.game.tables.get(server.channel.id)
     assert table is not None and table.match is not None
-    held = table.match.hand.hand_of(first.key)
     text = first.view_text()
-    for card in held:
+    for card in table.match.hand.hand_of(first.key):
         assert f"<:{emoji_name(card)}:{uploaded[emoji_name(card)]}>" in text
         assert card.display not in text.split("**Discard**")[0]
+    # ...and on its card buttons, which are the hand while the player picks.
+    await first.draw()
+    await bot.game.tasks.wait_idle()
     assert [b["emoji_id"] for b in first._picks()] == [
         str(uploaded[emoji_name(Card.parse(code))]) for code in first.hand()
     ]
