@@ -7,8 +7,7 @@ from __future__ import annotations
 from tests.fakediscord import Actor, FakeDiscord
 
 from .conftest import LaunchBot, Server
-from .harness import rig_hand
-from .test_play import in_turn_order, start_game
+from .test_play import dealt_heads_up
 
 
 def clicks(emu: FakeDiscord, actor: Actor) -> int:
@@ -17,15 +16,9 @@ def clicks(emu: FakeDiscord, actor: Actor) -> int:
 
 async def test_each_kind_of_turn_fits_its_click_budget(server: Server, launch: LaunchBot) -> None:
     bot = await launch()
-    seated = [server.player(server.ann), server.player(server.bob)]
-    await start_game(server, bot, seated)
-    p1, p2 = in_turn_order(bot, server, seated)
-    await rig_hand(
-        bot,
-        server.channel.id,
-        {p1.key: ["4H", "5H", "6H", "KC", "2D"], p2.key: ["9S", "QD", "3C", "JD"]},
-        stock=["7C", "7H", "10D", "5S"],
-        discard=["AC"],
+    p1, p2 = await dealt_heads_up(
+        server, bot, ["4H", "5H", "6H", "KC", "2D"], ["9S", "QD", "3C", "JD"],
+        ["7C", "7H", "10D", "5S"], ["AC"],
     )
     await p1.open_hand()
     await p2.open_hand()

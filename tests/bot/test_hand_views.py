@@ -7,7 +7,7 @@ import time
 
 from .conftest import LaunchBot, Server
 from .harness import rig_hand
-from .test_play import in_turn_order, start_game
+from .test_play import dealt_heads_up, in_turn_order, start_game
 
 
 async def test_at_a_hands_end_every_open_hand_message_shows_the_result(
@@ -64,15 +64,8 @@ async def test_a_hand_message_about_to_expire_says_so_and_comes_back_in_one_clic
 
 async def test_a_hint_picks_the_cards_and_plays_nothing(server: Server, launch: LaunchBot) -> None:
     bot = await launch()
-    seated = [server.player(server.ann), server.player(server.bob)]
-    await start_game(server, bot, seated)
-    p1, p2 = in_turn_order(bot, server, seated)
-    await rig_hand(
-        bot,
-        server.channel.id,
-        {p1.key: ["4H", "5H", "6H", "KC"], p2.key: ["2C"]},
-        stock=["9S", "3D"],
-        discard=["AC"],
+    p1, _ = await dealt_heads_up(
+        server, bot, ["4H", "5H", "6H", "KC"], ["2C"], ["9S", "3D"], ["AC"]
     )
     await p1.open_hand()
     table = bot.game.tables.get(server.channel.id)

@@ -115,22 +115,34 @@ async def test_going_rummy_by_melding_everything(server: Server, launch: LaunchB
     assert fresh.id != old.id and "hand 2" in fresh.text().lower()
 
 
+async def dealt_heads_up(
+    server: Server,
+    bot: RummyBot,
+    first: list[str],
+    second: list[str],
+    stock: list[str],
+    discard: list[str],
+    **options: object,
+) -> tuple[TablePlayer, TablePlayer]:
+    """Ann and Bob dealt in with these cards, returned in turn order: ``first``
+    is the hand of whoever moves first."""
+    seated = [server.player(server.ann), server.player(server.bob)]
+    await start_game(server, bot, seated, **options)
+    p1, p2 = in_turn_order(bot, server, seated)
+    await rig_hand(
+        bot, server.channel.id, {p1.key: first, p2.key: second}, stock=stock, discard=discard
+    )
+    return p1, p2
+
+
 async def rigged_heads_up(
     server: Server, bot: RummyBot, **options: object
 ) -> tuple[TablePlayer, TablePlayer]:
     """Ann and Bob dealt in, in turn order: the first holds 4-5-6 of hearts
     with the 7 on the stock, the second two loose cards."""
-    seated = [server.player(server.ann), server.player(server.bob)]
-    await start_game(server, bot, seated, **options)
-    p1, p2 = in_turn_order(bot, server, seated)
-    await rig_hand(
-        bot,
-        server.channel.id,
-        {p1.key: ["4H", "5H", "6H"], p2.key: ["KC", "2D"]},
-        stock=["7H", "8C"],
-        discard=["AC"],
+    return await dealt_heads_up(
+        server, bot, ["4H", "5H", "6H"], ["KC", "2D"], ["7H", "8C"], ["AC"], **options
     )
-    return p1, p2
 
 
 async def finish_first_hand(server: Server, bot: RummyBot) -> list[TablePlayer]:
@@ -291,15 +303,9 @@ async def test_reshuffle_rule_rebuilds_the_stock_under_the_top_card(
 
 async def test_lay_off_that_fits_two_melds_asks_which(server: Server, launch: LaunchBot) -> None:
     bot = await launch()
-    seated = [server.player(server.ann), server.player(server.bob)]
-    await start_game(server, bot, seated)
-    p1, p2 = in_turn_order(bot, server, seated)
-    await rig_hand(
-        bot,
-        server.channel.id,
-        {p1.key: ["5H", "6H", "7H", "8S", "8D", "8C", "8H", "2C"], p2.key: ["KC", "KD"]},
-        stock=["QD", "3S"],
-        discard=["AC"],
+    p1, _ = await dealt_heads_up(
+        server, bot, ["5H", "6H", "7H", "8S", "8D", "8C", "8H", "2C"], ["KC", "KD"],
+        ["QD", "3S"], ["AC"],
     )
     await p1.open_hand()
     await p1.draw()

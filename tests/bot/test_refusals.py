@@ -8,8 +8,8 @@ from bot import RummyBot
 from tests.fakediscord.actors import Reply
 
 from .conftest import LaunchBot, Server
-from .harness import TablePlayer, rig_hand, table_message
-from .test_play import in_turn_order, rigged_heads_up, start_game
+from .harness import TablePlayer, table_message
+from .test_play import dealt_heads_up, in_turn_order, rigged_heads_up, start_game
 
 
 def state(bot: RummyBot, server: Server) -> dict:  # type: ignore[type-arg]
@@ -20,15 +20,9 @@ def state(bot: RummyBot, server: Server) -> dict:  # type: ignore[type-arg]
 
 async def test_refusals_change_nothing(server: Server, launch: LaunchBot) -> None:
     bot = await launch()
-    seated = [server.player(server.ann), server.player(server.bob)]
-    await start_game(server, bot, seated)
-    p1, p2 = in_turn_order(bot, server, seated)
-    await rig_hand(
-        bot,
-        server.channel.id,
-        {p1.key: ["7S", "8S", "9S", "2D", "KD"], p2.key: ["QH", "QD", "6C"]},
-        stock=["4H", "5C", "10S"],
-        discard=["JC"],
+    p1, p2 = await dealt_heads_up(
+        server, bot, ["7S", "8S", "9S", "2D", "KD"], ["QH", "QD", "6C"], ["4H", "5C", "10S"],
+        ["JC"],
     )
     await p1.open_hand()
     await p2.open_hand()
