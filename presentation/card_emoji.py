@@ -77,6 +77,7 @@ class CardFaces:
         return self._component[key]
 
     def back(self) -> str:
+        """The stock's face-down top: the card back, or a playing-card sign as text."""
         emoji_id = self.ids.get(BACK_NAME)
         return "🂠" if emoji_id is None else f"<:{BACK_NAME}:{emoji_id}>"
 

@@ -179,7 +179,8 @@ class HandLayout:
         view = self.view
         top = self.card(view.discard_top) if view.discard_top is not None else "empty"
         pile = plural(len(view.discard_pile), "card")
-        return f"**Discard** {top} ({pile})  ·  **Stock** {plural(view.stock_size, 'card')}"
+        stock = plural(view.stock_size, "card")
+        return f"**Discard** {top} ({pile})  ·  **Stock** {self.faces.back()} {stock}"
 
     def melds(self) -> str:
         if not self.view.melds:

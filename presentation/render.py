@@ -192,7 +192,7 @@ def table_embed(
     pile = len(view.discard_pile)
     embed.add_field(name="Discard pile", value=f"{top} ({pile} card{'s' * (pile != 1)})")
     stock = view.stock_size
-    embed.add_field(name="Stock", value=f"{stock} card{'s' * (stock != 1)}")
+    embed.add_field(name="Stock", value=f"{faces.back()} {plural(stock, 'card')}")
 
     if view.melds:
         meld_lines = [

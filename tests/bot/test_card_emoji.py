@@ -7,7 +7,7 @@ import dataclasses
 from pathlib import Path
 
 from engine import Card
-from presentation.card_faces import all_images, emoji_name
+from presentation.card_faces import BACK_NAME, all_images, emoji_name
 
 from .conftest import FAST, LaunchBot, Server, StopBot
 from .harness import table_message
@@ -54,6 +54,9 @@ async def test_every_card_shows_as_the_bots_emoji_once_uploaded(
     assert top is not None
     public = table_message(server.emu, server.channel).text()
     assert f"<:{emoji_name(top)}:{uploaded[emoji_name(top)]}>" in public
+    # The stock is face down: the card back, there and in the hand message.
+    back = f"<:{BACK_NAME}:{uploaded[BACK_NAME]}>"
+    assert back in public and back in first.view_text()
 
 
 async def test_a_restart_uploads_nothing_again(
