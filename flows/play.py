@@ -289,7 +289,7 @@ class Play:
         if table.rules.hints is Hints.OFF:
             raise Refusal("This table plays without hints.")
         assert table.match is not None
-        view = table.match.hand.view_for(seat.key)
+        view = table.view_of(seat.key)
         if view.turn != seat.key:
             raise Refusal("Hints are for your own turn.")
         rng = random.Random(f"{table.seed}:{table.hand_number}:{len(table.hand_log)}:{seat.key}")
@@ -338,7 +338,7 @@ class Play:
         seat = seat_of(interaction, table)
         _require_current_hand(table, parsed)
         assert table.match is not None
-        view = table.match.hand.view_for(seat.key)
+        view = table.view_of(seat.key)
         if view.turn != seat.key:
             raise Refusal(f"Not your turn yet: {table.name_of(view.turn)} is playing.")
         if view.phase is not Phase.PLAY:
