@@ -14,10 +14,10 @@ import time
 
 from engine import Action, RummyError
 from engine.ai import choose_action, timeout_action
-from presentation import render
 from presentation.hand_messages import HandMessages
 from presentation.notify import Notifier
 from presentation.refresh import TableRefresher
+from presentation.table_message import cancelled_layout
 from tables import (
     MISSED_TURNS_BEFORE_AUTOPILOT,
     NOT_SAVED,
@@ -252,5 +252,5 @@ class Automation:
                 log.error("%s (in channel %s)", NOT_SAVED, table.channel_id)
                 return
             self.refresher.replace(
-                table, embed=render.cancelled_embed(table, reason), controls=None
+                table, cancelled_layout(reason)
             )

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import discord
 
-from presentation import render
 from presentation.refresh import TableRefresher
+from presentation.table_message import ended_layout
 from tables import NotSaved, TableWork
 from transport.private import Interaction
 
@@ -45,4 +45,4 @@ class Ending:
                 await refuse(interaction, str(refusal))
                 return
             await interaction.response.send_message(f"🛑 {who} ended the Rummy game here.")
-            self.refresher.replace(table, embed=render.ended_embed(table, who), controls=None)
+            self.refresher.replace(table, ended_layout(table, who))

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 import discord
 
 from engine import HouseRules, Match
-from presentation import actions, render
+from presentation import actions
 from presentation.actions import ComponentId
 from presentation.card_emoji import CardFaces
-from presentation.components import lobby_controls, table_controls
 from presentation.notify import Notifier
+from presentation.table_message import cancelled_layout, lobby_layout, playing_layout
 from tables import MAX_SEATS, MIN_SEATS, NotSaved, Refusal, Seat, Stage, Table, TableWork
 from transport import callbacks
 from transport.private import Interaction
@@ -189,7 +189,7 @@ class Lobby:
             # Under the lock: a Join can come as soon as the message exists,
             # before the reply that says its id is read.
             table.message_id = await callbacks.open_message(
-                interaction, embed=render.lobby_embed(table), controls=lobby_controls(table)
+                interaction, controls=lobby_layout(table)
             )
         # Saved outside the lock, so the first Joins need not wait for the
         # disk. A Join saved after it carries the id too (the later save wins).
@@ -207,9 +207,7 @@ class Lobby:
             raise Refusal("That button is on an old message: use the current lobby.")
 
     async def _show_lobby(self, interaction: Interaction, table: Table) -> None:
-        await callbacks.update_message(
-            interaction, embed=render.lobby_embed(table), controls=lobby_controls(table)
-        )
+        await callbacks.update_message(interaction, controls=lobby_layout(table))
 
     # --- Join, gathered --------------------------------------------------------------------
     def _seat_joiner(self, interaction: Interaction, table: Table) -> None:
@@ -295,14 +293,14 @@ class Lobby:
             dealt = False
             refused.update({entry: str(not_saved) for entry in group if entry not in refused})
         if dealt:
-            embed, controls = render.table_embed(table, self.faces), table_controls(table)
+            layout = playing_layout(table, self.faces)
             self.notifier.dealt(table)
         else:
-            embed, controls = render.lobby_embed(table), lobby_controls(table)
+            layout = lobby_layout(table)
         answers = [
             refuse(entry.interaction, refused[entry])
             if entry in refused
-            else callbacks.update_message(entry.interaction, embed=embed, controls=controls)
+            else callbacks.update_message(entry.interaction, controls=layout)
             for entry in group
         ]
         results = await asyncio.gather(*answers, return_exceptions=True)
@@ -366,9 +364,7 @@ class Lobby:
             await change.save()
             try:
                 await callbacks.update_message(
-                    interaction,
-                    embed=render.table_embed(table, self.faces),
-                    controls=table_controls(table),
+                    interaction, controls=playing_layout(table, self.faces)
                 )
             finally:
                 self.notifier.dealt(table)
@@ -389,8 +385,6 @@ class Lobby:
         self._require_lobby(interaction, table)
         await self.work.close(table)
         await callbacks.update_message(
-            interaction,
-            embed=render.cancelled_embed(table, "The host cancelled this game."),
-            controls=None,
+            interaction, controls=cancelled_layout("The host cancelled this game.")
         )
 

@@ -27,6 +27,7 @@ from presentation.hand_messages import HandMessages
 from presentation.layouts import Layout
 from presentation.notify import Notifier
 from presentation.refresh import TableRefresher
+from presentation.table_message import result_layout
 from tables import HandMessage, Refusal, Stage, Table, TableWork
 from transport import callbacks
 from transport.handles import InteractionHandle
@@ -197,7 +198,8 @@ class Play:
         ):
             raise Refusal("That button is from an earlier hand; the next hand is already dealt.")
         match = table.match
-        assert match is not None
+        assert match is not None and match.hand.outcome is not None
+        finished = result_layout(table, match.hand.outcome, self.faces, dealt_on=True)
         async with self.work.change(table, refresh=False) as change:
             match.next_hand()
             table.stage = Stage.PLAYING
@@ -211,7 +213,7 @@ class Play:
             # the refresher posts after it, so the click is not answered late
             # behind a channel message that waits on rate limits.
             try:
-                await callbacks.update_message(interaction, controls=None)
+                await callbacks.update_message(interaction, controls=finished)
             finally:
                 self.refresher.move(table)
                 self.notifier.dealt(table)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .components import Component
+from .components import Component, Controls
 
 MAX_COMPONENTS = 40
 MAX_TEXT = 4000
@@ -30,6 +30,21 @@ class Layout:
 
     def to_components(self) -> list[dict[str, Any]]:
         return self.items
+
+    def has_components_v2(self) -> bool:
+        return True
+
+
+class SentLayout(Controls):
+    """A layout in the shape discord.py's own message calls take (a channel
+    message: the public table); answers to clicks send ``Layout`` as it is."""
+
+    def __init__(self, layout: Layout) -> None:
+        super().__init__()
+        self.layout = layout
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self.layout.items
 
     def has_components_v2(self) -> bool:
         return True

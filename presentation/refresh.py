@@ -23,8 +23,9 @@ import discord
 from tables import Table
 
 from .card_emoji import CardFaces
+from .layouts import Layout, SentLayout
 from .pacing import URGENT, RequestBudget
-from .payloads import Payload, public_payload
+from .table_message import public_layout
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,7 @@ class _Pending:
     table: Table
     dirty: bool = False
     move: bool = False  # the next update is a fresh message, not an edit
-    override: Payload | None = None
+    override: Layout | None = None
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
 
@@ -74,11 +75,9 @@ class TableRefresher:
         """Ask for the table's message to show its current state, soon."""
         self._mark(table, None)
 
-    def replace(
-        self, table: Table, *, embed: discord.Embed, controls: discord.ui.View | None
-    ) -> None:
+    def replace(self, table: Table, layout: Layout) -> None:
         """Show a fixed final message (the table has left play)."""
-        self._mark(table, (embed, controls))
+        self._mark(table, layout)
 
     def move(self, table: Table) -> None:
         """Show the table on a fresh message from now on, leaving the current
@@ -95,7 +94,7 @@ class TableRefresher:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
-    def _mark(self, table: Table, override: Payload | None, *, move: bool = False) -> None:
+    def _mark(self, table: Table, override: Layout | None, *, move: bool = False) -> None:
         if table.message_id is None:
             return
         pending = self._pending.get(table.channel_id)
@@ -120,13 +119,13 @@ class TableRefresher:
                 # the one edit drawn below.
                 await self.budget.take(URGENT)
                 pending.dirty = False
-                embed, controls = pending.override or public_payload(table, self.faces)
+                layout = pending.override or public_layout(table, self.faces)
                 moving, pending.move = pending.move, False
                 try:
                     if moving:
-                        await self._post(table, embed, controls)
+                        await self._post(table, layout)
                     else:
-                        await self._edit(table, embed, controls)
+                        await self._edit(table, layout)
                 except discord.HTTPException as error:
                     if error.code in CHANNEL_LOST_CODES:
                         pending.dirty = False
@@ -160,28 +159,23 @@ class TableRefresher:
             if self._pending.get(table.channel_id) is pending and not pending.dirty:
                 del self._pending[table.channel_id]
 
-    async def _edit(
-        self, table: Table, embed: discord.Embed, controls: discord.ui.View | None
-    ) -> None:
+    async def _edit(self, table: Table, layout: Layout) -> None:
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         message_id = table.message_id
         assert message_id is not None
         try:
-            await channel.get_partial_message(message_id).edit(embed=embed, view=controls)
+            # No embeds: a table saved before the layouts showed it as one, and a
+            # message takes the layout flag only once its embeds are cleared.
+            await channel.get_partial_message(message_id).edit(embeds=[], view=SentLayout(layout))
         except discord.HTTPException as error:
             if error.code not in MOVE_TABLE_CODES:
                 raise
             log.info("moving the table in channel %s to a fresh message", table.channel_id)
-            await self._post(table, embed, controls)
+            await self._post(table, layout)
 
-    async def _post(
-        self, table: Table, embed: discord.Embed, controls: discord.ui.View | None
-    ) -> None:
+    async def _post(self, table: Table, layout: Layout) -> None:
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        if controls is None:
-            message = await channel.send(embed=embed)
-        else:
-            message = await channel.send(embed=embed, view=controls)
+        message = await channel.send(view=SentLayout(layout))
         table.message_id = message.id
         if self.on_moved is not None:
             await self.on_moved(table)

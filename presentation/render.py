@@ -1,16 +1,13 @@
-"""Pure rendering: tables, hands and results to embeds and text.
+"""Pure rendering: the game's pieces in words (house rules, melds, the action
+log, advice, help, DMs), shared by the table and hand messages.
 
 Nothing here talks to Discord; every function takes plain state and returns
-``discord.Embed`` values or strings, so the look of the game is tested without
-a connection. The public table is always drawn from the engine's *spectator*
-view, which holds no hand at all: a hand cannot leak into a public message.
+strings, so the look of the game is tested without a connection.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-
-import discord
 
 from engine import (
     RULE_OPTIONS,
@@ -19,30 +16,22 @@ from engine import (
     Discard,
     DrawStock,
     Event,
-    HandOutcome,
     HandView,
     HouseRules,
     LayOff,
     MeldCards,
-    Phase,
     TableMeld,
     TakeDiscard,
     format_cards,
     sort_by_rank,
 )
-from engine.rules import RummyBonus
-from tables import MAX_SEATS, Seat, Stage, Table
+from tables import Seat, Table
 from tables.table import HAND_LOG_LINES
 
 from .card_emoji import CardFaces
-from .words import plural
 
 TEXT_CARDS = CardFaces()
 
-COLOUR_LOBBY = discord.Colour.blurple()
-COLOUR_PLAYING = discord.Colour.dark_green()
-COLOUR_OVER = discord.Colour.gold()
-COLOUR_ENDED = discord.Colour.dark_grey()
 
 
 def seat_label(seat: Seat) -> str:
@@ -53,30 +42,7 @@ def seat_label(seat: Seat) -> str:
     return seat.name
 
 
-# --- lobby -------------------------------------------------------------------
-def lobby_embed(table: Table) -> discord.Embed:
-    embed = discord.Embed(
-        title="Rummy: a new game is forming",
-        description=(
-            f"Host: <@{table.host_id}>. Press **Join** to take a seat "
-            f"({len(table.seats)}/{MAX_SEATS}). The host starts when 2 to {MAX_SEATS} "
-            "players are seated."
-        ),
-        colour=COLOUR_LOBBY,
-    )
-    seats = "\n".join(f"{i}. {seat_label(s)}" for i, s in enumerate(table.seats, 1))
-    embed.add_field(name="Seats", value=seats or "nobody yet", inline=False)
-    if table.invited:
-        waiting = ", ".join(f"<@{user_id}>" for user_id in table.invited)
-        embed.add_field(
-            name="Rematch",
-            value=f"Waiting for {waiting} to press **Join**: the game starts once all have.",
-            inline=False,
-        )
-    embed.add_field(name="House rules", value=rules_summary(table.rules), inline=False)
-    return embed
-
-
+# --- house rules ---------------------------------------------------------------
 def rule_setting(name: str, value: object) -> str:
     """One house rule's setting in a few words ("Aces high or low", "5 hands")."""
     if name in CHOICE_LABELS:
@@ -121,10 +87,6 @@ def rules_summary(rules: HouseRules) -> str:
     return "\n".join(f"• {line}" for line in changed) + "\nEverything else as standard: **Rules**."
 
 
-def cancelled_embed(table: Table, reason: str) -> discord.Embed:
-    return discord.Embed(title="Rummy: no game", description=reason, colour=COLOUR_ENDED)
-
-
 # --- the public table ------------------------------------------------------
 def describe_meld(
     meld: TableMeld, names: Mapping[str, str], faces: CardFaces = TEXT_CARDS
@@ -140,142 +102,6 @@ def describe_meld(
         f"{names.get(owner, owner)}: {format_cards(owned)}" for owner, owned in by_owner.items()
     )
     return f"{cards} — {credit}"
-
-
-def what_to_do(view: HandView, names: Mapping[str, str], faces: CardFaces = TEXT_CARDS) -> str:
-    if view.turn is None:
-        return "The hand is over."
-    who = names.get(view.turn, view.turn)
-    if view.phase is Phase.DRAW:
-        if view.discard_top is None:
-            return f"**{who}** to draw from the stock."
-        return f"**{who}** to draw from the stock or take {faces.inline(view.discard_top)}."
-    return f"**{who}** may meld or lay off, then must discard."
-
-
-def table_embed(
-    table: Table, faces: CardFaces = TEXT_CARDS, *, now_deadline: float | None = None
-) -> discord.Embed:
-    match = table.match
-    assert match is not None, "a table is drawn only once dealt"
-    view = match.hand.view_for(None)
-    names = table.names()
-    title = f"Rummy — hand {match.hand_number}"
-    if table.rules.hands is not None:
-        title += f" of {table.rules.hands}"
-    embed = discord.Embed(title=title, colour=COLOUR_PLAYING)
-
-    lines = []
-    for seat in table.seats:
-        marker = "▶️ " if view.turn == seat.key else ""
-        dealer = " (dealer)" if view.dealer == seat.key else ""
-        count = view.card_counts.get(seat.key, 0)
-        total = match.totals.get(seat.key, 0)
-        lines.append(
-            f"{marker}{seat_label(seat)}{dealer}: {plural(count, 'card')}, "
-            f"{plural(total, 'point')}"
-        )
-    target = (
-        f"first to {table.rules.target} points"
-        if table.rules.target is not None
-        else rule_setting("hands", table.rules.hands)
-    )
-    embed.add_field(name=f"Players ({target})", value="\n".join(lines), inline=False)
-
-    turn_text = what_to_do(view, names, faces)
-    deadline = table.turn_deadline if now_deadline is None else now_deadline
-    if deadline is not None and view.turn is not None:
-        turn_text += f" Time runs out <t:{int(deadline)}:R>."
-    embed.add_field(name="Turn", value=turn_text, inline=False)
-
-    top = faces.inline(view.discard_top) if view.discard_top is not None else "empty"
-    pile = len(view.discard_pile)
-    embed.add_field(name="Discard pile", value=f"{top} ({pile} card{'s' * (pile != 1)})")
-    stock = view.stock_size
-    embed.add_field(name="Stock", value=f"{faces.back()} {plural(stock, 'card')}")
-
-    if view.melds:
-        meld_lines = [
-            f"{i}. {describe_meld(m, names, faces)}" for i, m in enumerate(view.melds, 1)
-        ]
-        for number, chunk in enumerate(_chunks(meld_lines, 1024)):
-            name = "Melds" if number == 0 else "Melds (continued)"
-            embed.add_field(name=name, value=chunk, inline=False)
-    else:
-        embed.add_field(name="Melds", value="none yet", inline=False)
-
-    if table.log:
-        embed.add_field(name="Latest", value=_clip("\n".join(table.log), 1024), inline=False)
-    embed.set_footer(text="Press Show hand to see your cards and play.")
-    return embed
-
-
-def hand_result_embed(
-    table: Table, outcome: HandOutcome, faces: CardFaces = TEXT_CARDS
-) -> discord.Embed:
-    """End of a hand: what everyone still held, who went out, and the totals."""
-    match = table.match
-    assert match is not None
-    names = table.names()
-    if outcome.went_out is not None:
-        headline = f"**{names.get(outcome.went_out)}** went out"
-        if outcome.rummy:
-            headline += " — **rummy!**"
-            if table.rules.rummy_bonus is RummyBonus.DOUBLE:
-                headline += " (points doubled)"
-    else:
-        headline = "Nobody went out: the lowest count wins the hand"
-        if len(outcome.winners) > 1:
-            headline += " (a tie: the winners share the points, rounded down)"
-    embed = discord.Embed(
-        title=f"Rummy — hand {match.hand_number} is over",
-        description=headline + ".",
-        colour=COLOUR_OVER,
-    )
-    lines = []
-    for seat in table.seats:
-        left = outcome.remaining.get(seat.key, ())
-        held = faces.row(sort_by_rank(left)) if left else "no cards"
-        counted = outcome.counts.get(seat.key, 0)
-        lines.append(
-            f"{seat_label(seat)}: {held} ({counted} point{'s' * (counted != 1)} in hand), "
-            f"scores **{outcome.scores.get(seat.key, 0)}**"
-        )
-    embed.add_field(name="Cards left", value=_clip("\n".join(lines), 1024), inline=False)
-    embed.add_field(name="Match totals", value=totals_text(table), inline=False)
-    if match.is_over:
-        embed.add_field(name="Match over", value=winners_text(table), inline=False)
-        embed.set_footer(text="Thanks for playing. /rummy start opens a new game.")
-    else:
-        embed.set_footer(text="A seated player presses Next hand to deal again.")
-    return embed
-
-
-def totals_text(table: Table) -> str:
-    match = table.match
-    assert match is not None
-    ranked = sorted(table.seats, key=lambda s: -match.totals.get(s.key, 0))
-    return "\n".join(f"{seat_label(s)}: {match.totals.get(s.key, 0)}" for s in ranked)
-
-
-def winners_text(table: Table) -> str:
-    match = table.match
-    assert match is not None and match.outcome is not None
-    names = [table.name_of(key) for key in match.outcome.winners]
-    if len(names) == 1:
-        return f"🏆 **{names[0]}** wins the match."
-    return "🏆 Shared win: " + ", ".join(f"**{n}**" for n in names) + "."
-
-
-def ended_embed(table: Table, who: str) -> discord.Embed:
-    embed = discord.Embed(
-        title="Rummy — game ended",
-        description=f"{who} ended this game. The channel is free for a new one.",
-        colour=COLOUR_ENDED,
-    )
-    if table.match is not None:
-        embed.add_field(name="Totals when it stopped", value=totals_text(table), inline=False)
-    return embed
 
 
 # --- DMs -------------------------------------------------------------------------
@@ -418,29 +244,3 @@ def rules_text(rules: HouseRules, *, server_default: bool = False) -> str:
             *(f"• {line}" for line in rules.describe()),
         ]
     )
-
-
-def _chunks(lines: list[str], limit: int) -> list[str]:
-    """Join lines into as few texts of at most ``limit`` characters as possible
-    (Discord caps an embed field at 1024): a long meld list is split, never cut."""
-    chunks: list[str] = []
-    for line in lines:
-        line = _clip(line, limit)
-        if chunks and len(chunks[-1]) + 1 + len(line) <= limit:
-            chunks[-1] += "\n" + line
-        else:
-            chunks.append(line)
-    return chunks
-
-
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def table_stage_title(stage: Stage) -> str:
-    return {
-        Stage.LOBBY: "lobby",
-        Stage.PLAYING: "playing",
-        Stage.HAND_OVER: "between hands",
-        Stage.FINISHED: "finished",
-    }[stage]

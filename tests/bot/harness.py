@@ -37,12 +37,19 @@ class BotErrors(logging.Handler):
         return [f"{r.name}: {r.getMessage()}" for r in self.records]
 
 
+def is_table(message: Message) -> bool:
+    shown = message.text_displays()
+    if shown:
+        return "Rummy" in shown[0].split("\n", 1)[0]
+    # A table the previous version of the bot drew as an embed.
+    return any(str(embed.get("title", "")).startswith("Rummy") for embed in message.embeds)
+
+
 def table_message(emu: FakeDiscord, channel: Channel) -> Message:
     """The current public table (or lobby, or final result): the newest public
-    message whose embed is a Rummy table."""
+    message whose heading names Rummy."""
     for message in reversed(emu.messages(channel)):
-        titles = [str(embed.get("title", "")) for embed in message.embeds]
-        if any(title.startswith("Rummy") for title in titles):
+        if is_table(message):
             return message
     raise AssertionError("no table message in the channel")
 

@@ -164,3 +164,27 @@ async def test_a_table_saved_before_games_had_ids_comes_back_playable(
     assert f"-{table.game_id}" in message.button("Show hand")["custom_id"]
     opened = await seated[0].open_hand()
     assert opened.ephemeral and "Your hand" in opened.text()
+
+
+async def test_a_table_shown_as_an_embed_before_the_upgrade_takes_the_layout(
+    server: Server, launch: LaunchBot, stop_bot: StopBot
+) -> None:
+    seated = [server.player(server.ann), server.player(server.bob)]
+    bot = await launch()
+    await start_game(server, bot, seated)
+    message = table_message(server.emu, server.channel)
+    await stop_bot(bot)
+    # The message as the previous version of the bot left it: an embed and a row
+    # of buttons, without the layout flag.
+    message.flags, message.embeds = 0, [{"type": "rich", "title": "Rummy — hand 1"}]
+    show = {"type": 2, "style": 1, "label": "Show hand",
+            "custom_id": message.button("Show hand")["custom_id"]}
+    message.components = [{"type": 1, "components": [show]}]
+    assert not message.is_v2
+
+    bot = await launch()
+    await play_turns(bot, server, seated, 1)
+    await bot.game.tasks.wait_idle()
+    assert table_message(server.emu, server.channel).id == message.id  # edited, not replaced
+    assert message.is_v2 and message.embeds == []
+    assert any("▶️" in block for block in message.text_displays())

@@ -50,7 +50,7 @@ SHOWN_AS = {
 }
 EMOJI = re.compile(r"<(:[a-z0-9_]+:)\d+>")
 PICKED_STYLE = 1
-HAND_TITLE = re.compile(r"^Rummy — hand (\d+)(?: of \d+)?(?P<over> is over)?$")
+HAND_TITLE = re.compile(r"^(?:### )?🃏 Rummy — hand (\d+)(?: of \d+)?(?P<over> is over)?$")
 
 
 @dataclass
@@ -71,10 +71,9 @@ def public_table(emu: FakeDiscord, channel: Channel) -> TableSight | None:
         message = world.messages[message_id]
         if message.visible_to is not None or message.author_id != world.bot.id:
             continue
-        if not message.embeds:
-            continue
-        title = str(message.embeds[0].get("title", ""))
-        if not title.startswith("Rummy"):
+        shown = message.text_displays()
+        title = shown[0].split("\n", 1)[0] if shown else ""
+        if "Rummy" not in title:
             continue
         # Read once per version of the message: every change in the channel
         # wakes all its players, and each of them looks at the table.
@@ -92,17 +91,17 @@ _TURN_PASSED: dict[int, float] = {}
 
 
 def read_table(message: Message, title: str) -> TableSight:
-    embed = message.embeds[0]
-    fields = {f.get("name"): f.get("value", "") for f in embed.get("fields", [])}
     found = HAND_TITLE.match(title)
-    if title.startswith("Rummy: a new game"):
+    if "Rummy: a new game" in title:
         return TableSight(message, "lobby")
     if found is None:
         return TableSight(message, "ended", match_over=True)
     hand = int(found.group(1))
     if found.group("over"):
-        return TableSight(message, "over", hand, match_over="Match over" in fields)
-    return TableSight(message, "playing", hand, turn_text=str(fields.get("Turn", "")))
+        return TableSight(message, "over", hand, match_over="**Match over**" in message.text())
+    # The seat whose turn it is: its block carries the ▶️ and what they must do.
+    turn = next((block for block in message.text_displays() if "▶️" in block), "")
+    return TableSight(message, "playing", hand, turn_text=turn)
 
 
 @dataclass
@@ -286,7 +285,7 @@ class LoadPlayer:
         if _enabled(view, "Draw from stock"):
             self._stale_since = None
             return "mine"
-        if f"**{self.actor.name}** to draw" in sight.turn_text:
+        if f"**{self.actor.name}**" in sight.turn_text and "▶️ to draw" in sight.turn_text:
             now = time.monotonic()
             if self._stale_since is None:
                 self._stale_since = now

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from engine import HouseRules, Match
 from engine.ai import choose_action
 
+from .layouts import IS_COMPONENTS_V2
 from .load_process import ANSI, BotProcess
 from .load_stats import Latencies
 
@@ -61,7 +62,8 @@ async def build_saved_tables(emu: FakeDiscord, scene: Scene, database: Path, see
     """Save one live table per channel of ``scene``, as a running bot would have."""
     # The bot's own modules: the saved state is exactly what the bot writes.
     from db import Database
-    from presentation.payloads import public_payload
+    from presentation.card_emoji import CardFaces
+    from presentation.table_message import public_layout
     from tables import Seat, Stage, Table
     from tables.records import live_table
 
@@ -79,10 +81,9 @@ async def build_saved_tables(emu: FakeDiscord, scene: Scene, database: Path, see
             table.stage = Stage.HAND_OVER
         elif table.rules.turn_timeout:
             table.turn_deadline = time.time() + table.rules.turn_timeout
-        embed, view = public_payload(table)
-        body = {"embeds": [embed.to_dict()],
-                "components": view.to_components() if view is not None else []}
-        table.message_id = emu.world.add_message(channel, emu.world.bot.id, body).id
+        body = {"components": public_layout(table, CardFaces()).to_components()}
+        table.message_id = emu.world.add_message(channel, emu.world.bot.id, body,
+                                                 flags=IS_COMPONENTS_V2).id
         tables.append(table)
     async with await Database.open(database) as db:
         await asyncio.gather(*(db.save_live_table(live_table(t)) for t in tables))

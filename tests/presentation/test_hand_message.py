@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine import Card, DrawStock, Hand, HouseRules, Match, MeldCards, full_deck, parse_cards
+from engine import DrawStock, Hand, Match, parse_cards
 from presentation.card_emoji import CardFaces
 from presentation.card_faces import all_images
 from presentation.hand_message import hand_layout
 from presentation.layouts import MAX_COMPONENTS, MAX_TEXT, Layout, count_components, text_length
-from tables import Seat, Stage, Table
-from tests.tables.helpers import playing_table
+from tests.tables.helpers import crowded_table, playing_table
 
 # Emoji ids as long as Discord's snowflakes get.
 ALL_EMOJI = CardFaces({name: 1_999_999_999_999_999_000 + i for i, name in enumerate(all_images())})
@@ -126,42 +125,6 @@ def test_waiting_players_see_whose_turn_it_is_and_no_moves() -> None:
     layout = hand_layout(table, "2", CardFaces())
     assert "Waiting for **Ann**" in shown_text(layout)
     assert set(labels(layout)) == {"Sort by suit", "Refresh", "Log", "⚙"}
-
-
-def crowded_table() -> Table:
-    """Six seats, eleven melds down, eleven cards in the turn player's hand, a long
-    log, the seat on autopilot: as much as a hand message ever has to show."""
-    deck = full_deck()
-    by_rank: dict[int, list[Card]] = {}
-    for card in deck:
-        by_rank.setdefault(card.rank, []).append(card)
-    sets = [cards[:3] for _, cards in sorted(by_rank.items())][:11]
-    in_sets = {card for meld in sets for card in meld}
-    rest = [card for card in deck if card not in in_sets]
-    keys = ["1", "2", "3", "4", "5", "6"]
-    rules = HouseRules()
-    match = Match.start(keys, rules, 3)
-    first = match.hand.turn
-    assert first is not None
-    order = keys[keys.index(first):] + keys[: keys.index(first)]
-    hands = {order[0]: [*(card for meld in sets for card in meld), rest[14]], order[1]: rest[:10]}
-    for index, key in enumerate(order[2:]):
-        hands[key] = [rest[10 + index]]
-    stock, discard = rest[15:17], rest[17:18]
-    hand = Hand.from_position(keys, rules, hands, stock, discard, first, seed=match.hand.seed)
-    data = match.to_dict()
-    data["hand"] = hand.to_dict()
-    match = Match.from_dict(data)
-    match.apply(first, DrawStock())
-    for meld in sets:
-        match.apply(first, MeldCards(tuple(meld)))
-    table = Table(channel_id=10**19, guild_id=20, host_id=1, rules=rules, seed=3)
-    table.seats = [Seat(key, f"Player with a long name {key}", int(key)) for key in keys]
-    table.match, table.stage = match, Stage.PLAYING
-    for number in range(80):
-        table.note(f"Player with a long name {number % 6 + 1} discarded 10♥ and laid off", "1")
-    table.seats[keys.index(order[1])].autopilot = True
-    return table
 
 
 def test_the_largest_hand_message_stays_within_discords_limits() -> None:

@@ -1,0 +1,231 @@
+"""The public table message: what the channel sees, within Discord's limits."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engine import (
+    Card,
+    Discard,
+    DrawStock,
+    Hand,
+    HouseRules,
+    LayOff,
+    Match,
+    MeldCards,
+    Termination,
+    full_deck,
+)
+from engine.scoring import HandOutcome
+from presentation.card_emoji import CardFaces
+from presentation.card_faces import all_images
+from presentation.layouts import (
+    MAX_COMPONENTS,
+    MAX_TEXT,
+    Layout,
+    count_components,
+    text,
+    text_length,
+)
+from presentation.table_message import (
+    SEAT_COLOURS,
+    cancelled_layout,
+    ended_layout,
+    fitted,
+    lobby_layout,
+    playing_layout,
+    public_layout,
+    result_layout,
+)
+from tables import Seat, Stage, Table
+from tests.tables.helpers import crowded_table, playing_table
+
+ALL_EMOJI = CardFaces({name: 1_999_999_999_999_999_000 + i for i, name in enumerate(all_images())})
+
+
+def shown(layout: Layout) -> str:
+    return json.dumps(layout.items, ensure_ascii=False)
+
+
+def texts(layout: Layout) -> list[str]:
+    found: list[str] = []
+
+    def walk(items: list[dict[str, Any]]) -> None:
+        for item in items:
+            if item.get("type") == 10:
+                found.append(item["content"])
+            walk(item.get("components", []))
+
+    walk(layout.items)
+    return found
+
+
+def labels(layout: Layout) -> list[str]:
+    found: list[str] = []
+
+    def walk(items: list[dict[str, Any]]) -> None:
+        for item in items:
+            if item.get("type") == 2:
+                found.append(item.get("label", ""))
+            walk(item.get("components", []))
+
+    walk(layout.items)
+    return found
+
+
+def test_the_public_table_never_shows_a_hand() -> None:
+    table = playing_table()
+    assert table.match is not None
+    text = shown(playing_layout(table))
+    top = table.match.hand.discard_top
+    for seat in table.seats:
+        for card in table.match.hand.hand_of(seat.key):
+            if card != top:
+                assert card.display not in text, f"{card} of {seat.name} leaked"
+
+
+def test_each_seat_has_its_block_and_the_frame_wears_the_turn_players_colour() -> None:
+    table = playing_table()
+    assert table.match is not None
+    turn = table.match.hand.turn
+    layout = playing_layout(table)
+    blocks = [t for t in texts(layout) if any(t.startswith(m) for m, _ in SEAT_COLOURS)]
+    assert len(blocks) == len(table.seats)
+    index = [seat.key for seat in table.seats].index(turn)
+    marker, colour = SEAT_COLOURS[index]
+    assert layout.items[0]["accent_color"] == colour
+    (playing,) = [b for b in blocks if "▶️" in b]
+    assert playing.startswith(marker) and "to draw from the stock" in playing
+    assert all("7 cards" in block and "0 points" in block for block in blocks)
+    assert labels(layout) == ["Show hand", "Rules"]
+
+
+def test_the_discard_and_the_stock_are_card_faces_when_the_bot_has_them() -> None:
+    table = playing_table()
+    assert table.match is not None
+    top = table.match.hand.discard_top
+    assert top is not None
+    with_faces = shown(playing_layout(table, ALL_EMOJI))
+    assert ALL_EMOJI.inline(top) in with_faces and ALL_EMOJI.back() in with_faces
+    assert top.display not in with_faces
+    assert top.display in shown(playing_layout(table))  # without them: text
+
+
+def test_one_hand_and_one_point_read_in_the_singular() -> None:
+    table = playing_table(rules=HouseRules(target=None, hands=1))
+    text = shown(playing_layout(table))
+    assert "hand 1 of 1" in text and "Playing 1 hand " in text and "1 hands" not in text
+
+
+def test_the_lobby_lists_seats_and_only_the_rules_that_differ() -> None:
+    table = playing_table(rules=HouseRules(target=None, hands=3))
+    table.stage, table.match = Stage.LOBBY, None
+    layout = lobby_layout(table)
+    text = shown(layout)
+    assert "(3/6)" in text and "🤖 Ada (hard)" in text
+    assert "3 hands" in text and "500 turns" not in text
+    assert "Join" in labels(layout) and "Add computer (hard)" in labels(layout)
+    assert public_layout(table, ALL_EMOJI).items == layout.items
+
+
+def test_the_largest_table_stays_within_discords_limits() -> None:
+    table = crowded_table()
+    layout = playing_layout(table, ALL_EMOJI)
+    assert len([t for t in texts(layout) if "Player with a long name" in t]) >= 6
+    assert count_components(layout) <= MAX_COMPONENTS
+    assert text_length(layout) <= MAX_TEXT
+    assert ALL_EMOJI.back() in shown(layout)  # the faces fit: no fallback needed here
+
+
+def test_the_largest_result_stays_within_discords_limits() -> None:
+    table = crowded_table()
+    assert table.match is not None
+    keys = [seat.key for seat in table.seats]
+    deck = full_deck()
+    outcome = HandOutcome(
+        went_out=None,
+        winners=tuple(keys[:2]),
+        scores={key: 0 for key in keys},
+        rummy=False,
+        reason=Termination.TURN_LIMIT,
+        remaining={key: tuple(deck[i::6]) for i, key in enumerate(keys)},  # all 52 cards
+        counts={key: 85 for key in keys},
+    )
+    table.stage = Stage.HAND_OVER
+    layout = result_layout(table, outcome, ALL_EMOJI)
+    assert count_components(layout) <= MAX_COMPONENTS
+    assert text_length(layout) <= MAX_TEXT
+    text = shown(layout)
+    assert "a tie: the winners share the points" in text
+    assert all(ALL_EMOJI.inline(card) in text for card in deck)
+    assert labels(layout) == ["Next hand", "Rules"]
+
+
+def shared_melds_table() -> Table:
+    """Eleven melds of four, each put down by one player and laid off on by
+    another, every name as long as Discord allows: the longest table there is."""
+    deck = full_deck()
+    by_rank: dict[int, list[Card]] = {}
+    for card in deck:
+        by_rank.setdefault(card.rank, []).append(card)
+    ranks = sorted(by_rank)
+    sets = [by_rank[rank][:3] for rank in ranks[:11]]
+    fourths = [by_rank[rank][3] for rank in ranks[:11]]
+    spare = [card for rank in ranks[11:] for card in by_rank[rank]]  # 8 cards
+    keys = ["1", "2", "3", "4", "5", "6"]
+    rules = HouseRules()
+    match = Match.start(keys, rules, 5)
+    first = match.hand.turn
+    assert first is not None
+    order = keys[keys.index(first):] + keys[: keys.index(first)]
+    melder, layer = order[0], order[1]
+    hands = {
+        melder: [*(card for meld in sets for card in meld), spare[0]],
+        layer: [*fourths, spare[1]],
+        **{key: [spare[2 + i]] for i, key in enumerate(order[2:])},
+    }
+    hand = Hand.from_position(keys, rules, hands, spare[6:8], [], first, seed=match.hand.seed)
+    data = match.to_dict()
+    data["hand"] = hand.to_dict()
+    match = Match.from_dict(data)
+    match.apply(melder, DrawStock())
+    for meld in sets:
+        match.apply(melder, MeldCards(tuple(meld)))
+    match.apply(melder, Discard(spare[0]))
+    match.apply(layer, DrawStock())
+    for number, card in enumerate(fourths):
+        match.apply(layer, LayOff((card,), number))
+    table = Table(channel_id=10**19, guild_id=20, host_id=1, rules=rules, seed=5)
+    name = "has a display name of 32 chars"
+    table.seats = [Seat(key, f"{key} {name}"[:32], int(key)) for key in keys]
+    table.match, table.stage = match, Stage.PLAYING
+    for number in range(6):
+        table.note(f"{table.seats[number].name} laid off {deck[number].display} on meld 11")
+    return table
+
+
+def test_the_longest_table_keeps_its_card_faces_within_the_limit() -> None:
+    table = shared_melds_table()
+    assert len(table.names()["1"]) == 32
+    layout = playing_layout(table, ALL_EMOJI)
+    assert count_components(layout) <= MAX_COMPONENTS
+    assert text_length(layout) <= MAX_TEXT
+    assert shown(layout).count("<:") >= 44  # every melded card a face
+
+
+def test_a_layout_too_long_for_card_faces_is_written_in_text_cards() -> None:
+    def draw(faces: CardFaces) -> Layout:
+        return Layout(text(faces.back() * 200))
+
+    assert text_length(fitted(draw, CardFaces())) <= MAX_TEXT
+    assert "🂠" in shown(fitted(draw, ALL_EMOJI))
+    assert ALL_EMOJI.back() in shown(fitted(lambda faces: Layout(text(faces.back())), ALL_EMOJI))
+
+
+def test_games_that_stop_say_so_without_controls() -> None:
+    table = playing_table()
+    ended = ended_layout(table, "<@1>")
+    assert "ended this game" in shown(ended) and "Totals when it stopped" in shown(ended)
+    assert labels(ended) == [] and labels(cancelled_layout("The host cancelled.")) == []
+
