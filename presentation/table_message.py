@@ -177,13 +177,13 @@ def _result(table: Table, outcome: HandOutcome, faces: CardFaces, dealt_on: bool
     ]
     for index, seat in enumerate(table.seats):
         left = outcome.remaining.get(seat.key, ())
-        held = faces.row(sort_by_rank(left)) if left else "no cards"
         in_hand = plural(outcome.counts.get(seat.key, 0), "point")
+        held = f"Held {faces.row(sort_by_rank(left))} ({in_hand})" if left else "No cards left"
         parts.append(
             text(
                 f"{SEAT_COLOURS[index % len(SEAT_COLOURS)][0]} {seat_label(seat)} · scores "
                 f"**{outcome.scores.get(seat.key, 0)}** · {match.totals.get(seat.key, 0)} "
-                f"in all\n-# Held {held} ({in_hand} in hand)"
+                f"in all\n{held}"
             )
         )
     parts.append(separator())
