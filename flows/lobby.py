@@ -34,7 +34,6 @@ COMPUTER_LEVELS = ("easy", "hard")
 NEEDED_PERMISSIONS = {
     "view_channel": "View Channel",
     "send_messages": "Send Messages",
-    "embed_links": "Embed Links",
     "read_message_history": "Read Message History",
 }
 
