@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import signal
 import sys
 from collections.abc import Coroutine
 from typing import Any
@@ -50,7 +51,17 @@ def run_event_loop(main: Coroutine[Any, Any, None]) -> None:
 
 async def serve(bot: RummyBot, token: str) -> None:
     """Open the database, log in and run until stopped, closing the bot (and its
-    database) on the way out."""
+    database) on the way out.
+
+    SIGTERM (what ``docker stop`` and systemd send) and SIGINT (Ctrl-C) stop it
+    gracefully: no new clicks are taken, those in flight finish and are saved,
+    then the gateway and the database close and the process exits 0.
+    """
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):  # Windows: Ctrl-C still interrupts
+            loop.add_signal_handler(signum, stop.set)
     async with bot:
         # Before Discord: a database the bot cannot use (held by another bot,
         # damaged, read-only) stops it before it connects to Discord.
@@ -59,7 +70,16 @@ async def serve(bot: RummyBot, token: str) -> None:
         # What start-up built lives as long as the process: the collector's full
         # passes need not walk it again and again.
         gc.freeze()
-        await bot.connect()
+        connection = asyncio.create_task(bot.connect(), name="gateway")
+        stopped = asyncio.create_task(stop.wait(), name="stop-signal")
+        await asyncio.wait((connection, stopped), return_when=asyncio.FIRST_COMPLETED)
+        stopped.cancel()
+        if connection.done():
+            connection.result()  # the gateway failed for good: say why
+            return
+        log.info("stopping: finishing the clicks in flight")
+        await bot.close()
+        await connection
 
 
 def main() -> int:

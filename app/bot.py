@@ -87,6 +87,7 @@ class RummyBot(commands.Bot):
 
     async def close(self) -> None:
         if hasattr(self, "game"):
+            self.game.tasks.stopping = True
             await self.game.automation.stop()
             await self.game.tasks.wait_idle(limit=5)
             await self.game.close()

@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from engine import RULE_OPTIONS, RuleOption, RummyError
 from flows.game import Game
+from flows.router import RESTARTING, refuse
 from presentation.render import CHOICE_LABELS
 from transport.events import release_interaction
 from transport.private import Interaction
@@ -94,6 +95,13 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ba
             return
         data: Any = interaction.data or {}
         values = [str(value) for value in data.get("values", ())]
+        if self.game.tasks.stopping or self.game.tasks.closing:
+            # Nothing new is taken on the way down: the click changes nothing.
+            try:
+                await refuse(interaction, RESTARTING)
+            finally:
+                release_interaction(interaction)
+            return
         try:
             async with self.game.tasks.handling():
                 await self.game.router.route(interaction, str(data.get("custom_id", "")), values)
@@ -123,10 +131,8 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ba
     async def interaction_check(self, interaction: Interaction) -> bool:
         # Runs before every command of this cog: no command starts once the
         # bot is shutting down, so nothing writes to a closing database.
-        if self.game.tasks.closing:
-            await interaction.response.send_message(
-                "The bot is restarting; try again in a moment.", ephemeral=True
-            )
+        if self.game.tasks.stopping or self.game.tasks.closing:
+            await interaction.response.send_message(RESTARTING, ephemeral=True)
             return False
         return True
 

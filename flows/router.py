@@ -29,6 +29,7 @@ UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction past its 3 s
 # A click not answered by then is deferred, so that Discord's 3 s are never missed.
 DEFER_AFTER = 2.0
 UNRECOGNISED = "That control is not one I recognise."
+RESTARTING = "The bot is restarting; nothing was changed. Try again in a moment."
 WENT_WRONG = "Something went wrong on my side; nothing was changed."
 # The change was saved, and only its answer failed.
 SHOWING_FAILED = (

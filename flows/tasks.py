@@ -22,6 +22,9 @@ class Supervisor:
     def __init__(self, extra_pending: Callable[[], list[asyncio.Task[Any]]] | None = None) -> None:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._extra_pending = extra_pending or list
+        # Stopping: no new click or command is taken (each is told why); the
+        # ones under way finish. Closing: no new background work either.
+        self.stopping = False
         self.closing = False
 
     def spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any] | None:

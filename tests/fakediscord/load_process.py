@@ -72,14 +72,19 @@ class BotProcess:
         """Wait until the bot holds a gateway session (set-up done: database open,
         tables restored, commands synced); returns seconds since the spawn."""
         deadline = time.monotonic() + timeout
-        while not emu.gateway.sessions:
+
+        def connected() -> bool:
+            # A session a stopped bot left resumable has no connection.
+            return any(s.connection is not None for s in emu.gateway.sessions.values())
+
+        while not connected():
             if self.process.returncode is not None:
                 raise RuntimeError(f"the bot exited with {self.process.returncode}:\n"
                                    + self.log_tail())
             if time.monotonic() > deadline:
                 raise RuntimeError(f"the bot did not connect within {timeout} s:\n"
                                    + self.log_tail())
-            await emu._wait_until(lambda: bool(emu.gateway.sessions), 0.05)
+            await emu._wait_until(connected, 0.05)
         return time.perf_counter() - self.started
 
     def _status(self) -> dict[str, str]:
