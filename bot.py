@@ -89,7 +89,11 @@ def main() -> int:
     except SettingsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    setup_logging(logging.getLevelNamesMapping()[settings.log_level], secrets=[settings.token])
+    setup_logging(
+        logging.getLevelNamesMapping()[settings.log_level],
+        secrets=[settings.token],
+        json_lines=settings.log_format == "json",
+    )
     missing = missing_private_parts()
     if missing:
         print(

@@ -14,6 +14,8 @@ from flows.restore import restore_tables
 from presentation.card_emoji import sync_card_emoji
 from transport.events import ignore_message_traffic, slim_clicked_messages
 
+from .health import HealthServer
+from .metrics import Metrics
 from .settings import Settings
 from .wiring import build_game
 
@@ -32,6 +34,10 @@ class RummyBot(commands.Bot):
         intents = discord.Intents.none()
         intents.guilds = True
         intents.guild_messages = True
+        # Counted only for a host who asked for the metrics port.
+        self.metrics = Metrics() if settings.health_port is not None else None
+        if self.metrics is not None:
+            options.setdefault("http_trace", self.metrics.trace())
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -45,6 +51,7 @@ class RummyBot(commands.Bot):
         self.db: Database | None = None
         self.restored_tables = 0
         self.broken_tables = 0
+        self.health: HealthServer | None = None
 
     async def open_database(self) -> Database:
         """Open (and so check) the database, once; ``bot.py`` calls it before
@@ -56,7 +63,10 @@ class RummyBot(commands.Bot):
     async def setup_hook(self) -> None:
         db = await self.open_database()
         self.game = build_game(self, db, self.settings.game)
-        await self.add_cog(RummyCog(self.game))
+        cog = RummyCog(self.game)
+        await self.add_cog(cog)
+        if self.metrics is not None:
+            await self._serve_health(db, self.metrics, cog)
         await self.game.server_rules.load()
         await self.game.prefs.load()
         self.restored_tables, self.broken_tables = await restore_tables(
@@ -82,6 +92,26 @@ class RummyBot(commands.Bot):
         else:
             await self.tree.sync()
 
+    async def _serve_health(self, db: Database, metrics: Metrics, cog: RummyCog) -> None:
+        def clicked(action: str, outcome: str, seconds: float) -> None:
+            metrics.interaction("component", action, outcome, seconds)
+
+        def commanded(command: str, outcome: str, seconds: float) -> None:
+            metrics.interaction("command", command, outcome, seconds)
+
+        self.game.router.observe = clicked
+        cog.observe = commanded
+        db.time_commits(metrics.commit)
+        metrics.count_tables(lambda: len(self.game.tables))
+        self.health = HealthServer(self, db, metrics)
+        assert self.settings.health_port is not None
+        await self.health.start(self.settings.health_host, self.settings.health_port)
+
+    def gateway_connected(self) -> bool:
+        """Logged in with a live gateway connection (what ``/healthz`` reports)."""
+        ws = self.ws
+        return self.is_ready() and not self.is_closed() and ws is not None and ws.open
+
     async def on_ready(self) -> None:
         log.info("logged in as %s; %d live tables", self.user, len(self.game.tables))
 
@@ -95,3 +125,6 @@ class RummyBot(commands.Bot):
             await self.db.close()
             self.db = None
         await super().close()
+        if self.health is not None:
+            await self.health.stop()
+            self.health = None

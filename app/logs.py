@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 import discord
+from pythonjsonlogger.json import JsonFormatter
 
 REDACTED: Final = "<redacted>"
 
@@ -106,15 +107,37 @@ def _describe_object(value: Mapping[Any, Any]) -> str:
     return f"<object with {len(value)} keys>"
 
 
+class JsonLines(JsonFormatter):
+    """One JSON object a record. An exception is written as the redactor left it
+    (``exc_text``), never formatted anew from the exception, whose text may
+    hold a token."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        exc_info, record.exc_info = record.exc_info, None
+        try:
+            return super().format(record)
+        finally:
+            record.exc_info = exc_info  # other handlers share the record
+
+
 def setup_logging(
-    level: int, *, secrets: Iterable[str] = (), handler: logging.Handler | None = None
+    level: int,
+    *,
+    secrets: Iterable[str] = (),
+    handler: logging.Handler | None = None,
+    json_lines: bool = False,
 ) -> logging.Handler:
     """Send every record at ``level`` or above to ``handler`` (stderr by default),
-    formatted as discord.py formats its own and redacted (``secrets`` too, such
-    as the bot's token, wherever they appear); returns the handler."""
+    redacted (``secrets`` too, such as the bot's token, wherever they appear):
+    formatted as discord.py formats its own, or one JSON object a line for a log
+    collector (``json_lines``); returns the handler."""
     handler = handler or logging.StreamHandler()
     handler.addFilter(Redactor(secrets))
-    discord.utils.setup_logging(handler=handler, level=level)
+    if json_lines:
+        formatter = JsonLines("{asctime}{levelname}{name}{message}", style="{")
+        discord.utils.setup_logging(handler=handler, formatter=formatter, level=level)
+    else:
+        discord.utils.setup_logging(handler=handler, level=level)
     # The bot has no voice features; discord.py's start-up notes about voice
     # libraries would only alarm whoever reads the log.
     logging.getLogger("discord.client").addFilter(not_about_voice)

@@ -27,6 +27,11 @@ SECONDS_RANGES: dict[str, tuple[float, float]] = {
     "IDLE_TABLE_TIMEOUT": (1, WEEK),
     "SWEEP_INTERVAL": (1, 3600),
 }
+# Discord allows a bot 50 requests a second; the bot's paced calls stay below
+# it, leaving room for the ones it cannot pace.
+REST_RATE_RANGE = (1.0, 45.0)
+LOG_FORMATS = ("text", "json")
+MAX_PORT = 65535
 # Largest Discord id: snowflakes are unsigned 64-bit, and Discord keeps them under 2**63.
 MAX_SNOWFLAKE = 2**63 - 1
 
@@ -43,6 +48,10 @@ class Settings:
     api_base: str | None = None
     gateway_url: str | None = None
     game: GameConfig = field(default_factory=GameConfig)
+    # The health and metrics endpoint: off unless a port is given (0 picks a free one).
+    health_port: int | None = None
+    health_host: str = "127.0.0.1"
+    log_format: str = "text"
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -60,6 +69,9 @@ class Settings:
         level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if level not in logging.getLevelNamesMapping():
             raise SettingsError(f"LOG_LEVEL {level!r} is not a logging level (try INFO).")
+        log_format = env.get("LOG_FORMAT", "").strip().lower() or "text"
+        if log_format not in LOG_FORMATS:
+            raise SettingsError(f"LOG_FORMAT must be text or json, not {log_format!r}.")
         return cls(
             token=token,
             guild_id=int(guild) if guild else None,
@@ -67,13 +79,43 @@ class Settings:
             log_level=level,
             api_base=_url(env, "DISCORD_API_BASE", ("http", "https"), "https://discord.com/api/v10"),
             gateway_url=_url(env, "DISCORD_GATEWAY_URL", ("ws", "wss"), "wss://gateway.discord.gg/"),
+            health_port=_port(env, "HEALTH_PORT"),
+            health_host=env.get("HEALTH_HOST", "").strip() or "127.0.0.1",
+            log_format=log_format,
             game=GameConfig(
                 computer_delay=_seconds(env, "COMPUTER_DELAY", GameConfig.computer_delay),
                 lobby_timeout=_seconds(env, "LOBBY_TIMEOUT", GameConfig.lobby_timeout),
                 idle_timeout=_seconds(env, "IDLE_TABLE_TIMEOUT", GameConfig.idle_timeout),
                 sweep_interval=_seconds(env, "SWEEP_INTERVAL", GameConfig.sweep_interval),
+                request_rate=_rest_rate(env),
             ),
         )
+
+
+def _rest_rate(env: dict[str, str]) -> float:
+    raw = env.get("REST_RATE", "").strip()
+    if not raw:
+        return GameConfig.request_rate
+    low, high = REST_RATE_RANGE
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not low <= value <= high:
+        raise SettingsError(
+            f"REST_RATE must be a number of requests a second from {low:g} to {high:g}, "
+            f"not {raw!r}."
+        )
+    return value
+
+
+def _port(env: dict[str, str], name: str) -> int | None:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return None
+    if not (raw.isascii() and raw.isdigit() and 0 < int(raw) <= MAX_PORT):
+        raise SettingsError(f"{name} must be a TCP port from 1 to {MAX_PORT}, not {raw!r}.")
+    return int(raw)
 
 
 def _seconds(env: dict[str, str], name: str, default: float) -> float:

@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from engine import RULE_OPTIONS, RuleOption, RummyError
 from flows.game import Game
-from flows.router import RESTARTING, refuse
+from flows.router import RESTARTING, Observer, refuse
 from presentation.render import CHOICE_LABELS
 from transport.events import release_interaction
 from transport.private import Interaction
@@ -69,14 +69,32 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ba
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        # Told of every command once handled (the bot's metrics), as clicks are.
+        self.observe: Observer | None = None
         super().__init__()
+
+    def _observed(self, interaction: Interaction, outcome: str) -> None:
+        if self.observe is None:
+            return
+        command = interaction.command
+        name = command.qualified_name if command is not None else "unknown"
+        taken = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        self.observe(name, outcome, taken)
+
+    @commands.Cog.listener()
+    async def on_app_command_completion(
+        self, interaction: Interaction, _: app_commands.Command[Any, ..., Any]
+    ) -> None:
+        self._observed(interaction, "ok")
 
     async def cog_app_command_error(
         self, interaction: Interaction, error: app_commands.AppCommandError
     ) -> None:
         """Whatever failed (most likely the database), the member gets an answer."""
         if isinstance(error, app_commands.CheckFailure):
+            self._observed(interaction, "refused")
             return  # interaction_check has answered already
+        self._observed(interaction, "failed")
         log.error("/rummy command failed", exc_info=error)
         text = "Something went wrong on my side; nothing was changed. Please try again."
         if interaction.response.is_done():

@@ -508,6 +508,21 @@ class Database:
             elif not save.done.done():
                 save.done.set_exception(failure)
 
+    def time_commits(self, observe: Callable[[float], None]) -> None:
+        """Tell ``observe`` how long each commit of live-table saves takes (seconds;
+        called on the writer's thread)."""
+        if self._writer is not None:
+            self._writer.on_commit = observe
+
+    async def ping(self) -> None:
+        """A read through the database's connection: StorageError if it cannot."""
+
+        async def body(conn: aiosqlite.Connection) -> None:
+            async with conn.execute("SELECT 1") as cursor:
+                await cursor.fetchone()
+
+        await self._run("checking the database", body)
+
     async def delete_live_table(self, channel_id: int) -> None:
         """Forget a finished or cancelled game; no error if there was none."""
 

@@ -23,6 +23,7 @@ import asyncio
 import logging
 import queue
 import sqlite3
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -64,6 +65,8 @@ class LiveTableWriter(ConnectionThread):
         self._settle = settle
         self._queue: queue.SimpleQueue[PendingSave | None] = queue.SimpleQueue()
         self._loop = asyncio.get_running_loop()
+        # Told how long each commit took (on this thread): the bot's metrics.
+        self.on_commit: Callable[[float], None] | None = None
 
     def submit(self, save: PendingSave) -> None:
         self._queue.put(save)
@@ -89,7 +92,11 @@ class LiveTableWriter(ConnectionThread):
                     stopping = True
                     break
                 batch.append(more)
-            self._report(batch, self._commit(conn, batch))
+            started = time.perf_counter()
+            error = self._commit(conn, batch)
+            if self.on_commit is not None:
+                self.on_commit(time.perf_counter() - started)
+            self._report(batch, error)
 
     def _commit(self, conn: sqlite3.Connection, batch: list[PendingSave]) -> BaseException | None:
         # One statement in autocommit mode: one transaction, every row or

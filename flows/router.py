@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 import discord
@@ -49,6 +50,12 @@ TableHandler = Callable[[Interaction, Table, ComponentId, list[str]], Awaitable[
 ServerHandler = Callable[[Interaction, ComponentId], Awaitable[None]]
 # Draws the clicked hand message anew with a note (a refusal, a notice).
 InPlace = Callable[[Interaction, Table, str | None], Awaitable[None]]
+# Told of every click once handled: its action, outcome (ok, refused, failed,
+# late) and seconds taken. The bot's metrics.
+Observer = Callable[[str, str, float], None]
+
+# Whether the click being handled (this task) was refused.
+_refused: ContextVar[bool] = ContextVar("refused", default=False)
 
 
 @dataclass
@@ -68,6 +75,7 @@ class Handlers:
 
 async def refuse(interaction: Interaction, text: str) -> None:
     """Tell the member privately why nothing happened."""
+    _refused.set(True)
     if callbacks.awaiting_answer(interaction):
         await callbacks.send_message(interaction, text, ephemeral=True)
     else:
@@ -101,25 +109,41 @@ class ComponentRouter:
     def __init__(self, tables: TableRegistry, handlers: Handlers) -> None:
         self.tables = tables
         self.handlers = handlers
+        self.observe: Observer | None = None
 
     async def route(self, interaction: Interaction, custom_id: str, values: list[str]) -> None:
+        started = time.perf_counter()
         parsed = ComponentId.parse(custom_id)
+        outcome = await self._answered(interaction, parsed, values)
+        if self.observe is not None:
+            action = parsed.action.name if parsed is not None else "unknown"
+            self.observe(action, outcome, time.perf_counter() - started)
+
+    async def _answered(
+        self, interaction: Interaction, parsed: ComponentId | None, values: list[str]
+    ) -> str:
+        """Route the click, answering it whatever happens; how it went."""
         table = self.tables.get(parsed.scope) if parsed is not None else None
         changes_before = table.changes if table is not None else 0
+        refused = _refused.set(False)
         try:
             with callbacks.deferred_when_slow(interaction, DEFER_AFTER):
                 await self._route(interaction, parsed, table, values)
+            return "refused" if _refused.get() else "ok"
         except Exception as error:
             if isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
                 # Answered after Discord's 3 s: the token is dead and a second
                 # answer would fail the same way (on an overloaded bot, adding
                 # a request and a traceback to every late click).
                 log.warning("component %s was answered too late", parsed)
-                return
+                return "late"
             log.exception("component %s failed", parsed)
             saved = table is not None and table.changes != changes_before
             if callbacks.awaiting_answer(interaction):
                 await refuse(interaction, SHOWING_FAILED if saved else WENT_WRONG)
+            return "failed"
+        finally:
+            _refused.reset(refused)
 
     async def _route(
         self,
@@ -203,6 +227,7 @@ class ComponentRouter:
     async def _answer_refusal(
         self, interaction: Interaction, table: Table, action: ComponentAction, text: str
     ) -> None:
+        _refused.set(True)
         in_place = self.handlers.hand_in_place
         seated = table.seat_of_user(interaction.user.id) is not None
         if (

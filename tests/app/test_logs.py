@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import functools
+import io
+import json
 import logging
 
 import pytest
 
-from app.logs import Redactor
+from app.logs import Redactor, setup_logging
 
 TOKEN = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5MDpzZWNyZXQ"
 BOT_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789"
@@ -82,3 +84,23 @@ def test_ordinary_messages_are_unchanged() -> None:
     assert written("component %s was answered too late", "rummy:draw:1") == (
         "component rummy:draw:1 was answered too late"
     )
+
+
+def test_json_lines_are_one_object_a_line_and_redacted_too() -> None:
+    stream = io.StringIO()
+    handler = setup_logging(
+        logging.INFO, secrets=["s3cret"], handler=logging.StreamHandler(stream), json_lines=True
+    )
+    try:
+        log = logging.getLogger("rummy")
+        log.info("token %s in a message", "s3cret")
+        try:
+            raise ValueError("s3cret in an error")
+        except ValueError:
+            log.exception("it failed")
+    finally:
+        logging.getLogger().removeHandler(handler)
+    lines = [json.loads(line) for line in stream.getvalue().splitlines()]
+    assert [line["levelname"] for line in lines] == ["INFO", "ERROR"]
+    assert lines[0]["message"] == "token <redacted> in a message" and lines[0]["name"] == "rummy"
+    assert "ValueError" in lines[1]["exc_info"] and "s3cret" not in stream.getvalue()

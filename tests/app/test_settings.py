@@ -21,6 +21,7 @@ def test_defaults_from_a_token_alone() -> None:
     assert settings.token == "abc" and settings.guild_id is None
     assert settings.database_path == Path("rummy.sqlite3") and settings.log_level == "INFO"
     assert settings.api_base is None and settings.game.computer_delay == 1.0
+    assert settings.health_port is None and settings.log_format == "text"
 
 
 def test_every_setting_is_read() -> None:
@@ -36,7 +37,17 @@ def test_every_setting_is_read() -> None:
             "LOBBY_TIMEOUT": "60",
             "IDLE_TABLE_TIMEOUT": "120",
             "SWEEP_INTERVAL": "5",
+            "HEALTH_PORT": "8080",
+            "HEALTH_HOST": "0.0.0.0",
+            "LOG_FORMAT": "JSON",
+            "REST_RATE": "12.5",
         }
+    )
+    assert settings.game.request_rate == 12.5
+    assert (settings.health_port, settings.health_host, settings.log_format) == (
+        8080,
+        "0.0.0.0",
+        "json",
     )
     assert settings.guild_id == 123 and settings.log_level == "DEBUG"
     assert settings.database_path == Path("/tmp/x.db")
@@ -54,6 +65,12 @@ def test_every_setting_is_read() -> None:
         ({"DISCORD_TOKEN": "t", "LOG_LEVEL": "loud"}, "LOG_LEVEL"),
         ({"DISCORD_TOKEN": "t", "COMPUTER_DELAY": "soon"}, "COMPUTER_DELAY"),
         ({"DISCORD_TOKEN": "t", "LOBBY_TIMEOUT": "-5"}, "LOBBY_TIMEOUT"),
+        ({"DISCORD_TOKEN": "t", "HEALTH_PORT": "0"}, "HEALTH_PORT must be a TCP port"),
+        ({"DISCORD_TOKEN": "t", "HEALTH_PORT": "70000"}, "HEALTH_PORT must be a TCP port"),
+        ({"DISCORD_TOKEN": "t", "HEALTH_PORT": "http"}, "HEALTH_PORT must be a TCP port"),
+        ({"DISCORD_TOKEN": "t", "LOG_FORMAT": "xml"}, "LOG_FORMAT must be text or json"),
+        ({"DISCORD_TOKEN": "t", "REST_RATE": "50"}, "REST_RATE must be a number"),
+        ({"DISCORD_TOKEN": "t", "REST_RATE": "nan"}, "REST_RATE must be a number"),
     ],
 )
 def test_bad_settings_are_refused_with_the_fix(env: dict[str, str], message: str) -> None:

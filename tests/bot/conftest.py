@@ -7,6 +7,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -87,12 +88,19 @@ async def launch(
     tolerate = False
 
     async def start(
-        config: GameConfig = FAST, path: Path | None = None, *, allow_errors: bool = False
+        config: GameConfig = FAST,
+        path: Path | None = None,
+        *,
+        allow_errors: bool = False,
+        **more_settings: Any,
     ) -> RummyBot:
-        """``allow_errors``: the test provokes failures the bot must log."""
+        """``allow_errors``: the test provokes failures the bot must log;
+        ``more_settings``: other fields of ``Settings`` (``health_port=0``)."""
         nonlocal tolerate
         tolerate = tolerate or allow_errors
-        settings = Settings(token=fake_discord.token, database_path=path or db_path, game=config)
+        settings = Settings(
+            token=fake_discord.token, database_path=path or db_path, game=config, **more_settings
+        )
         bot = RummyBot(settings)
         runners[id(bot)] = await start_bot(bot, fail_on_logged_errors=not allow_errors)
         bots.append(bot)
