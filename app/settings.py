@@ -87,26 +87,15 @@ class Settings:
                 lobby_timeout=_seconds(env, "LOBBY_TIMEOUT", GameConfig.lobby_timeout),
                 idle_timeout=_seconds(env, "IDLE_TABLE_TIMEOUT", GameConfig.idle_timeout),
                 sweep_interval=_seconds(env, "SWEEP_INTERVAL", GameConfig.sweep_interval),
-                request_rate=_rest_rate(env),
+                request_rate=_number(
+                    env,
+                    "REST_RATE",
+                    GameConfig.request_rate,
+                    REST_RATE_RANGE,
+                    "a number of requests a second",
+                ),
             ),
         )
-
-
-def _rest_rate(env: dict[str, str]) -> float:
-    raw = env.get("REST_RATE", "").strip()
-    if not raw:
-        return GameConfig.request_rate
-    low, high = REST_RATE_RANGE
-    try:
-        value = float(raw)
-    except ValueError:
-        value = math.nan
-    if not low <= value <= high:
-        raise SettingsError(
-            f"REST_RATE must be a number of requests a second from {low:g} to {high:g}, "
-            f"not {raw!r}."
-        )
-    return value
 
 
 def _port(env: dict[str, str], name: str) -> int | None:
@@ -119,19 +108,23 @@ def _port(env: dict[str, str], name: str) -> int | None:
 
 
 def _seconds(env: dict[str, str], name: str, default: float) -> float:
+    return _number(env, name, default, SECONDS_RANGES[name], "a number of seconds")
+
+
+def _number(
+    env: dict[str, str], name: str, default: float, bounds: tuple[float, float], kind: str
+) -> float:
     raw = env.get(name, "").strip()
     if not raw:
         return default
-    low, high = SECONDS_RANGES[name]
+    low, high = bounds
     try:
         value = float(raw)
     except ValueError:
         value = math.nan
     # Written so that nan, which compares false with everything, is refused too.
     if not low <= value <= high:
-        raise SettingsError(
-            f"{name} must be a number of seconds from {low:g} to {high:g}, not {raw!r}."
-        )
+        raise SettingsError(f"{name} must be {kind} from {low:g} to {high:g}, not {raw!r}.")
     return value
 
 

@@ -6,13 +6,10 @@ import json
 from typing import Any
 
 from engine import (
-    Card,
     Discard,
     DrawStock,
-    Hand,
     HouseRules,
     LayOff,
-    Match,
     MeldCards,
     Termination,
     full_deck,
@@ -39,7 +36,7 @@ from presentation.table_message import (
     result_layout,
 )
 from tables import Seat, Stage, Table
-from tests.tables.helpers import crowded_table, playing_table
+from tests.tables.helpers import cards_by_rank, crowded_table, laid_out_match, playing_table
 
 ALL_EMOJI = CardFaces({name: 1_999_999_999_999_999_000 + i for i, name in enumerate(all_images())})
 
@@ -165,30 +162,15 @@ def test_the_largest_result_stays_within_discords_limits() -> None:
 def shared_melds_table() -> Table:
     """Eleven melds of four, each put down by one player and laid off on by
     another, every name as long as Discord allows: the longest table there is."""
-    deck = full_deck()
-    by_rank: dict[int, list[Card]] = {}
-    for card in deck:
-        by_rank.setdefault(card.rank, []).append(card)
-    ranks = sorted(by_rank)
-    sets = [by_rank[rank][:3] for rank in ranks[:11]]
-    fourths = [by_rank[rank][3] for rank in ranks[:11]]
-    spare = [card for rank in ranks[11:] for card in by_rank[rank]]  # 8 cards
+    ranks = cards_by_rank()
+    sets = [cards[:3] for cards in ranks[:11]]
+    fourths = [cards[3] for cards in ranks[:11]]
+    spare = [card for cards in ranks[11:] for card in cards]  # 8 cards
     keys = ["1", "2", "3", "4", "5", "6"]
-    rules = HouseRules()
-    match = Match.start(keys, rules, 5)
-    first = match.hand.turn
-    assert first is not None
-    order = keys[keys.index(first):] + keys[: keys.index(first)]
+    dealt = [[*(card for meld in sets for card in meld), spare[0]], [*fourths, spare[1]]]
+    dealt += [[spare[2 + index]] for index in range(4)]
+    match, order = laid_out_match(keys, 5, dealt, spare[6:8], [])
     melder, layer = order[0], order[1]
-    hands = {
-        melder: [*(card for meld in sets for card in meld), spare[0]],
-        layer: [*fourths, spare[1]],
-        **{key: [spare[2 + i]] for i, key in enumerate(order[2:])},
-    }
-    hand = Hand.from_position(keys, rules, hands, spare[6:8], [], first, seed=match.hand.seed)
-    data = match.to_dict()
-    data["hand"] = hand.to_dict()
-    match = Match.from_dict(data)
     match.apply(melder, DrawStock())
     for meld in sets:
         match.apply(melder, MeldCards(tuple(meld)))
@@ -196,12 +178,12 @@ def shared_melds_table() -> Table:
     match.apply(layer, DrawStock())
     for number, card in enumerate(fourths):
         match.apply(layer, LayOff((card,), number))
-    table = Table(channel_id=10**19, guild_id=20, host_id=1, rules=rules, seed=5)
+    table = Table(channel_id=10**19, guild_id=20, host_id=1, rules=match.rules, seed=5)
     name = "has a display name of 32 chars"
     table.seats = [Seat(key, f"{key} {name}"[:32], int(key)) for key in keys]
     table.match, table.stage = match, Stage.PLAYING
-    for number in range(6):
-        table.note(f"{table.seats[number].name} laid off {deck[number].display} on meld 11")
+    for number, seat in enumerate(table.seats):
+        table.note(f"{seat.name} laid off {fourths[number].display} on meld {number + 1}")
     return table
 
 
