@@ -5,17 +5,33 @@ and the value types below; nothing else here is part of the interface.
 """
 
 from .database import Database
-from .errors import DatabaseDamagedError, DatabaseLockedError, DatabaseTooNewError, StorageError
+from .errors import (
+    DatabaseDamagedError,
+    DatabaseLockedError,
+    DatabaseTooNewError,
+    SeasonRefused,
+    StorageError,
+)
 from .migrations import LATEST_VERSION
 from .models import (
     BrokenTable,
+    HandMoves,
     HandRecord,
+    HistoryEntry,
+    HistoryPage,
+    HistorySeat,
     LeaderboardOrder,
     LeaderboardPage,
     LiveTable,
     LoadResult,
     MatchRecord,
+    MatchSummary,
+    Opponent,
     PlayerStats,
+    RatedPlayer,
+    RatingPage,
+    RatingProfile,
+    Season,
     SeatRecord,
 )
 
@@ -26,13 +42,24 @@ __all__ = [
     "DatabaseDamagedError",
     "DatabaseLockedError",
     "DatabaseTooNewError",
+    "HandMoves",
     "HandRecord",
+    "HistoryEntry",
+    "HistoryPage",
+    "HistorySeat",
     "LeaderboardOrder",
     "LeaderboardPage",
     "LiveTable",
     "LoadResult",
     "MatchRecord",
+    "MatchSummary",
+    "Opponent",
     "PlayerStats",
+    "RatedPlayer",
+    "RatingPage",
+    "RatingProfile",
+    "Season",
+    "SeasonRefused",
     "SeatRecord",
     "StorageError",
 ]
