@@ -34,9 +34,11 @@ from .models import (
     Season,
     SeatRecord,
 )
+from .ratings import PROVISIONAL_BELOW
 
 __all__ = [
     "LATEST_VERSION",
+    "PROVISIONAL_BELOW",
     "BrokenTable",
     "Database",
     "DatabaseDamagedError",

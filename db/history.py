@@ -40,9 +40,7 @@ def _in(count: int) -> str:
     return ", ".join("?" * count)
 
 
-async def entries(
-    conn: aiosqlite.Connection, rows: Sequence[Sequence[Any]]
-) -> list[HistoryEntry]:
+async def entries(conn: aiosqlite.Connection, rows: Sequence[Sequence[Any]]) -> list[HistoryEntry]:
     """The history entries of these ``matches`` rows (id, channel, abandoned, end)."""
     ids = [int(row[0]) for row in rows]
     if not ids:

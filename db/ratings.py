@@ -156,9 +156,7 @@ class Rated:
     sigma_after: float
 
 
-def rate(
-    priors: Sequence[tuple[float, float]], ranks: Sequence[int]
-) -> list[tuple[float, float]]:
+def rate(priors: Sequence[tuple[float, float]], ranks: Sequence[int]) -> list[tuple[float, float]]:
     """openskill's Plackett-Luce update of one-player teams finishing at ``ranks``
     (lower is better; equal ranks tie): each player's new (mu, sigma)."""
     teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in priors]

@@ -32,6 +32,7 @@ from engine.cards import Card
 from engine.errors import RummyError
 from engine.hand import Hand
 from engine.rules import HouseRules
+from engine.state import Event
 
 __all__ = ["HandTape", "Move", "decode_move", "encode_move", "parse_moves"]
 
@@ -126,6 +127,16 @@ class HandTape:
         for player, action in self.moves[: max(0, min(step, len(self.moves)))]:
             hand.apply(player, action)
         return hand
+
+    def step(self, step: int) -> tuple[Hand, list[Event]]:
+        """The hand after its first ``step`` moves, and what the last of them did
+        (nothing at step 0)."""
+        step = max(0, min(step, len(self.moves)))
+        if step == 0:
+            return self.dealt(), []
+        hand = self.at(step - 1)
+        player, action = self.moves[step - 1]
+        return hand, hand.apply(player, action)
 
     def final(self) -> Hand:
         """The hand after every move."""
