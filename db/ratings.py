@@ -174,27 +174,23 @@ async def current_season(conn: aiosqlite.Connection, guild_id: int) -> int:
     return int(rows[0][0])
 
 
-async def rate_match(conn: aiosqlite.Connection, match_id: int, match: MatchRecord) -> list[Rated]:
-    """Rate a just-recorded match in the server's current season, inside the
-    caller's transaction; nothing for an unrated match.
+Prior = tuple[float, float, int, int]  # mu, sigma, matches, wins
+
+
+def rated_keys(match: MatchRecord) -> list[str]:
+    """The rated key of each seat, in seat order (a level may appear twice)."""
+    return [rated_key(seat) for seat in match.seats]
+
+
+def rate_results(match: MatchRecord, priors: dict[str, Prior]) -> list[Rated]:
+    """What a match does to each rated key, from their ratings before it.
 
     Two computers of the same level in one match are both rated as that level
     from the same prior; the level keeps the mean of their two results (and
     the better of their places), as one player who played twice.
     """
-    if not is_rated(match):
-        return []
-    season = await current_season(conn, match.guild_id)
     place_of = places(match.totals, [seat.player_key for seat in match.seats])
-    keys = [rated_key(seat) for seat in match.seats]
-    priors: dict[str, tuple[float, float, int, int]] = {}
-    for key in dict.fromkeys(keys):
-        found = list(await conn.execute_fetchall(SQL_PRIORS, (match.guild_id, season, key)))
-        if found:
-            _, mu, sigma, played, wins = found[0]
-            priors[key] = (float(mu), float(sigma), int(played), int(wins))
-        else:
-            priors[key] = (MODEL.mu, MODEL.sigma, 0, 0)
+    keys = rated_keys(match)
     after = rate(
         [priors[key][:2] for key in keys], [place_of[seat.player_key] for seat in match.seats]
     )
@@ -216,14 +212,24 @@ async def rate_match(conn: aiosqlite.Connection, match_id: int, match: MatchReco
                 sigma_after=sum(after[i][1] for i in seats) / len(seats),
             )
         )
+    return results
+
+
+def rating_rows(
+    match_id: int,
+    guild_id: int,
+    season: int,
+    results: Sequence[Rated],
+    priors: dict[str, Prior],
+) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """The SQL_PUT_RATING rows and the SQL_ADD_MATCH_RATING rows of a rated match."""
+    put: list[tuple[Any, ...]] = []
     for r in results:
         _, _, played, wins = priors[r.player]
         played += 1
-        wins += int(r.won)
-        await conn.execute(
-            SQL_PUT_RATING,
+        put.append(
             (
-                match.guild_id,
+                guild_id,
                 season,
                 r.player,
                 r.user_id,
@@ -233,28 +239,50 @@ async def rate_match(conn: aiosqlite.Connection, match_id: int, match: MatchReco
                 ordinal(r.mu_after, r.sigma_after),
                 int(played < PROVISIONAL_BELOW),
                 played,
-                wins,
-            ),
-        )
-    await conn.executemany(
-        SQL_ADD_MATCH_RATING,
-        [
-            (
-                match_id,
-                r.player,
-                match.guild_id,
-                season,
-                r.user_id,
-                r.name,
-                r.place,
-                r.mu_before,
-                r.sigma_before,
-                r.mu_after,
-                r.sigma_after,
+                wins + int(r.won),
             )
-            for r in results
-        ],
-    )
+        )
+    added = [
+        (
+            match_id,
+            r.player,
+            guild_id,
+            season,
+            r.user_id,
+            r.name,
+            r.place,
+            r.mu_before,
+            r.sigma_before,
+            r.mu_after,
+            r.sigma_after,
+        )
+        for r in results
+    ]
+    return put, added
+
+
+def prior_of(found: Sequence[Sequence[Any]]) -> Prior:
+    """A key's rating before a match: its SQL_PRIORS row, or the model's start."""
+    if not found:
+        return (MODEL.mu, MODEL.sigma, 0, 0)
+    _, mu, sigma, played, wins = found[0]
+    return (float(mu), float(sigma), int(played), int(wins))
+
+
+async def rate_match(conn: aiosqlite.Connection, match_id: int, match: MatchRecord) -> list[Rated]:
+    """Rate a just-recorded match in the server's current season, inside the
+    caller's transaction; nothing for an unrated match (``rate_results``)."""
+    if not is_rated(match):
+        return []
+    season = await current_season(conn, match.guild_id)
+    priors: dict[str, Prior] = {}
+    for key in dict.fromkeys(rated_keys(match)):
+        found = list(await conn.execute_fetchall(SQL_PRIORS, (match.guild_id, season, key)))
+        priors[key] = prior_of(found)
+    results = rate_results(match, priors)
+    put, added = rating_rows(match_id, match.guild_id, season, results, priors)
+    await conn.executemany(SQL_PUT_RATING, put)
+    await conn.executemany(SQL_ADD_MATCH_RATING, added)
     return results
 
 
