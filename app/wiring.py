@@ -11,12 +11,15 @@ from flows.config import GameConfig
 from flows.ending import Ending
 from flows.followups import FollowUps
 from flows.game import Game
+from flows.history import History
 from flows.lobby import Lobby
 from flows.moves import Moves
 from flows.nudges import TurnNudges
 from flows.play import Play
 from flows.prefs import PlayerPrefs
+from flows.results import MatchResults
 from flows.router import ComponentRouter, Handlers
+from flows.seasons import Seasons
 from flows.settings import ServerRules
 from flows.stats import Stats
 from flows.tasks import Supervisor
@@ -47,10 +50,12 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
     # A saved change schedules the table's next timer, whose move is a saved
     # change: the follow-ups are bound once both exist.
     follow_ups: FollowUps | None = None
+    results = MatchResults(client, db, budget, tasks)
 
     def after_save(table: Table, follow_up: FollowUp) -> None:
         assert follow_ups is not None
         follow_ups.after_save(table, follow_up)
+        results.after_save(table, follow_up)
 
     work = TableWork(db, tables, after_save)
     automation = Automation(
@@ -73,7 +78,8 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
     lobby = Lobby(config, work, moves, notifier, faces)
     play = Play(work, moves, tasks, refresher, notifier, hand_messages, faces, prefs)
     stats = Stats(db)
-    for flow in (lobby, play, stats):
+    history = History(db, tables, faces)
+    for flow in (lobby, play, stats, history):
         flow.bind(handlers)
     return Game(
         config=config,
@@ -96,4 +102,7 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
         server_rules=ServerRules(db, tables),
         router=ComponentRouter(tables, handlers),
         channels=channels,
+        history=history,
+        seasons=Seasons(db),
+        results=results,
     )

@@ -186,14 +186,55 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ba
             await self.game.ending.end(interaction)
 
     @app_commands.command(name="leaderboard", description="This server's best Rummy players")
-    @app_commands.describe(order="What to rank by")
+    @app_commands.describe(
+        order="What to rank by (default: rating, once someone has played 5 rated matches)",
+        season="An ended season's name: its final standings by rating",
+    )
     async def leaderboard(
         self,
         interaction: Interaction,
-        order: Literal["wins", "points", "rummies"] = "wins",
+        order: Literal["rating", "wins", "points", "rummies"] | None = None,
+        season: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         async with self.game.tasks.handling():
-            await self.game.stats.leaderboard(interaction, order)
+            await self.game.stats.leaderboard(interaction, order, season)
+
+    @app_commands.command(name="history", description="Recent Rummy matches in this server")
+    @app_commands.describe(member="Only this member's matches", page="Which page (10 a page)")
+    async def history(
+        self,
+        interaction: Interaction,
+        member: discord.Member | None = None,
+        page: app_commands.Range[int, 1, 100000] = 1,
+    ) -> None:
+        async with self.game.tasks.handling():
+            await self.game.history.command(interaction, member, page)
+
+    @app_commands.command(name="replay", description="Step through a finished hand, move by move")
+    @app_commands.describe(
+        match="The match number, as /rummy history shows it (default: this channel's latest)",
+        hand="Which hand of the match (default: its last)",
+    )
+    async def replay(
+        self,
+        interaction: Interaction,
+        match: app_commands.Range[int, 1] | None = None,
+        hand: app_commands.Range[int, 1, 1000] | None = None,
+    ) -> None:
+        async with self.game.tasks.handling():
+            await self.game.history.replay_command(interaction, match, hand)
+
+    # Discord keeps default_member_permissions for top-level commands only: the
+    # flow checks Manage Server itself.
+    season = app_commands.Group(name="season", description="Rating seasons (Manage Server)")
+
+    @season.command(name="end", description="End the rating season; keep its standings")
+    @app_commands.describe(name="A name for the season that ends (default: Season N)")
+    async def season_end(
+        self, interaction: Interaction, name: app_commands.Range[str, 1, 100] | None = None
+    ) -> None:
+        async with self.game.tasks.handling():
+            await self.game.seasons.end(interaction, name)
 
     @app_commands.command(name="stats", description="A player's Rummy figures in this server")
     @app_commands.describe(member="Whose figures (default: yours)")

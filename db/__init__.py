@@ -5,34 +5,63 @@ and the value types below; nothing else here is part of the interface.
 """
 
 from .database import Database
-from .errors import DatabaseDamagedError, DatabaseLockedError, DatabaseTooNewError, StorageError
+from .errors import (
+    DatabaseDamagedError,
+    DatabaseLockedError,
+    DatabaseTooNewError,
+    SeasonRefused,
+    StorageError,
+)
 from .migrations import LATEST_VERSION
 from .models import (
     BrokenTable,
+    HandMoves,
     HandRecord,
+    HistoryEntry,
+    HistoryPage,
+    HistorySeat,
     LeaderboardOrder,
     LeaderboardPage,
     LiveTable,
     LoadResult,
     MatchRecord,
+    MatchSummary,
+    Opponent,
     PlayerStats,
+    RatedPlayer,
+    RatingPage,
+    RatingProfile,
+    Season,
     SeatRecord,
 )
+from .ratings import PROVISIONAL_BELOW
 
 __all__ = [
     "LATEST_VERSION",
+    "PROVISIONAL_BELOW",
     "BrokenTable",
     "Database",
     "DatabaseDamagedError",
     "DatabaseLockedError",
     "DatabaseTooNewError",
+    "HandMoves",
     "HandRecord",
+    "HistoryEntry",
+    "HistoryPage",
+    "HistorySeat",
     "LeaderboardOrder",
     "LeaderboardPage",
     "LiveTable",
     "LoadResult",
     "MatchRecord",
+    "MatchSummary",
+    "Opponent",
     "PlayerStats",
+    "RatedPlayer",
+    "RatingPage",
+    "RatingProfile",
+    "Season",
+    "SeasonRefused",
     "SeatRecord",
     "StorageError",
 ]

@@ -20,14 +20,15 @@ import asyncio
 import json
 import random
 import sqlite3
-import statistics
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+from . import bench_ratings
+from .bench_timing import summary, timed
 from .database import (
     SQL_ADD_PLAYER_STATS,
     SQL_INSERT_HAND,
@@ -167,22 +168,6 @@ def live_state(rng: random.Random) -> dict[str, Any]:
     return state
 
 
-async def timed(call: Callable[[], Awaitable[object]], runs: int) -> list[float]:
-    """Wall time of each of ``runs`` calls, in milliseconds."""
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        await call()
-        times.append((time.perf_counter() - start) * 1000)
-    return times
-
-
-def summary(times: list[float]) -> str:
-    ordered = sorted(times)
-    p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
-    return f"median {statistics.median(ordered):7.3f} ms   p99 {p99:7.3f} ms   (n={len(ordered)})"
-
-
 async def measure(path: Path, runs: int, saves: int, seed: int) -> None:
     rng = random.Random(seed + 1)
     db = await Database.open(path)
@@ -229,12 +214,29 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--saves", type=int, default=200, help="live-table saves to time")
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--keep", type=Path, help="build the database here and keep it")
+    parser.add_argument(
+        "--rated-matches",
+        type=int,
+        default=1_000_000,
+        help="rated matches in the ratings and history database (0: skip that part)",
+    )
+    parser.add_argument(
+        "--only-ratings", action="store_true", help="skip the leaderboard and live-table part"
+    )
     args = parser.parse_args(argv)
     if args.players < 4 or args.hands < 1:
         parser.error("need at least 4 players and 1 hand")
 
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="rummy-bench-") as tmp:
+        if args.rated_matches > 0:
+            rated = Path(tmp) / "rated.db"
+            asyncio.run(_create(rated))
+            bench_ratings.run(rated, args.players, args.rated_matches, args.runs, args.seed)
+            rated.unlink()
+        if args.only_ratings:
+            print(f"\ntotal {time.perf_counter() - started:.1f} s")
+            return
         path = args.keep or Path(tmp) / "bench.db"
         if path.exists():
             parser.error(f"{path} exists; --keep wants a new file")

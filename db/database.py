@@ -45,19 +45,28 @@ from typing import Any, Final, TypeVar
 import aiosqlite
 import orjson
 
+from . import history, ratings
 from .checkpoint import Checkpointer
-from .errors import DatabaseDamagedError, StorageError
+from .errors import DatabaseDamagedError, SeasonRefused, StorageError
 from .lock import ProcessLock
 from .migrations import LATEST_VERSION, migrate
 from .models import (
     BrokenTable,
+    HandMoves,
     HandRecord,
+    HistoryPage,
     LeaderboardOrder,
     LeaderboardPage,
     LiveTable,
     LoadResult,
     MatchRecord,
+    MatchSummary,
+    Opponent,
     PlayerStats,
+    RatedPlayer,
+    RatingPage,
+    RatingProfile,
+    Season,
     SeatRecord,
 )
 from .writer import LiveTableWriter, PendingSave
@@ -143,8 +152,13 @@ SELECT player_key, user_id, name, computer, total, won
 FROM match_seats WHERE match_id = ? ORDER BY seat
 """
 SQL_GET_HANDS: Final = """
-SELECT number, went_out, rummy, scores, winners, reason
-FROM hands WHERE match_id = ? ORDER BY number
+SELECT h.number, h.went_out, h.rummy, h.scores, h.winners, h.reason, m.dealer, m.seed, m.moves
+FROM hands AS h
+LEFT JOIN hand_moves AS m ON m.match_id = h.match_id AND m.number = h.number
+WHERE h.match_id = ? ORDER BY h.number
+"""
+SQL_INSERT_HAND_MOVES: Final = """
+INSERT INTO hand_moves (match_id, number, dealer, seed, moves) VALUES (?, ?, ?, ?, ?)
 """
 
 _STATS_COLUMNS: Final = "user_id, name, matches_played, matches_won, hands_won, points, rummies"
@@ -298,6 +312,15 @@ def _stats_row(match: MatchRecord, seat: SeatRecord) -> StatsRow:
         sum(hand.scores.get(key, 0) for hand in hands),
         sum(hand.rummy and hand.went_out == key for hand in hands),
     )
+
+
+def moves_rows(match: MatchRecord) -> list[tuple[int, int, int, str]]:
+    """The kept moves of the match's hands (number, dealer, seed, moves), without match_id."""
+    return [
+        (hand.number, hand.moves.dealer, hand.moves.seed, hand.moves.moves)
+        for hand in match.hands
+        if hand.moves is not None
+    ]
 
 
 def _check_keys(keys: set[str], used: Any, what: str) -> None:
@@ -602,8 +625,9 @@ class Database:
     async def record_match(self, match: MatchRecord, *, remove_live: int | None = None) -> int:
         """Store a finished match and update the leaderboard, in ONE transaction.
 
-        The match, its seats, its hands and each human's running figures go
-        in together: if any row is refused (a constraint, a full disk),
+        The match, its seats, its hands (with their moves), each human's
+        running figures and every seat's rating (``db.ratings``) go in
+        together: if any row is refused (a constraint, a full disk),
         nothing of the match is stored and StorageError is raised, so a
         leaderboard can never count a match that is not in the history, nor
         the reverse.  Returns the new match's id.
@@ -621,7 +645,13 @@ class Database:
                 assert match_id is not None
                 await conn.executemany(SQL_INSERT_SEAT, [(match_id, *r) for r in seat_rows])
                 await conn.executemany(SQL_INSERT_HAND, [(match_id, *r) for r in hand_rows])
+                await conn.executemany(
+                    SQL_INSERT_HAND_MOVES, [(match_id, *r) for r in moves_rows(match)]
+                )
                 await conn.executemany(SQL_ADD_PLAYER_STATS, stats_rows)
+                # The ratings move with the result or not at all: a match is
+                # rated exactly once, however the bot stops and starts.
+                await ratings.rate_match(conn, match_id, match)
                 if remove_live is not None:
                     await conn.execute(SQL_DELETE_LIVE, (remove_live,))
             return match_id
@@ -658,8 +688,11 @@ class Database:
                         scores=json.loads(scores),
                         winners=tuple(json.loads(winners)),
                         reason=reason,
+                        moves=None if moves is None else HandMoves(dealer, seed, moves),
                     )
-                    for number, went_out, rummy, scores, winners, reason in hands
+                    for number, went_out, rummy, scores, winners, reason, dealer, seed, moves in (
+                        hands
+                    )
                 ],
                 totals={k: total for k, _u, _n, _c, total, _w in seats if total is not None},
                 winners=tuple(k for k, _u, _n, _c, _t, won in seats if won),
@@ -724,6 +757,211 @@ class Database:
             return _stats(row, int(ranked[0][0]))
 
         return await self._run(f"reading the stats of user {user_id} in guild {guild_id}", body)
+
+    # -------------------------------------------------- ratings and seasons
+
+    async def rating_board(
+        self, guild_id: int, season: int | None = None, page: int = 1, per_page: int = 10
+    ) -> RatingPage:
+        """One page of a season's rating leaderboard (the current season if
+        ``season`` is None): people only, established players first by
+        ordinal, then provisional ones; ties to the lower user id. ``page`` is
+        clamped to 1..pages, as for :meth:`leaderboard`."""
+        if not 1 <= per_page <= MAX_PER_PAGE:
+            raise ValueError(f"per_page must be 1..{MAX_PER_PAGE}, not {per_page}")
+
+        async def body(conn: aiosqlite.Connection) -> RatingPage:
+            chosen = await _season(conn, guild_id, season)
+            counted = list(
+                await conn.execute_fetchall(ratings.SQL_RATED_PLAYERS, (guild_id, chosen.number))
+            )
+            total = int(counted[0][0])
+            pages = max(1, math.ceil(total / per_page))
+            shown = min(max(page, 1), pages)
+            offset = (shown - 1) * per_page
+            rows = await conn.execute_fetchall(
+                ratings.SQL_RATING_BOARD, (guild_id, chosen.number, per_page, offset)
+            )
+            return RatingPage(
+                season=chosen,
+                rows=[_rated(row, offset + i + 1) for i, row in enumerate(rows)],
+                page=shown,
+                pages=pages,
+                total_players=total,
+            )
+
+        return await self._run(f"reading the rating leaderboard of guild {guild_id}", body)
+
+    async def rating_is_default(self, guild_id: int) -> bool:
+        """Whether the server's leaderboard opens by rating: once someone has
+        played enough rated matches this season to be no longer provisional."""
+
+        async def body(conn: aiosqlite.Connection) -> bool:
+            season = await ratings.current_season(conn, guild_id)
+            rows = list(
+                await conn.execute_fetchall(ratings.SQL_ESTABLISHED_PLAYERS, (guild_id, season))
+            )
+            return bool(rows[0][0])
+
+        return await self._run(f"reading the rating leaderboard of guild {guild_id}", body)
+
+    async def rating_profile(
+        self, guild_id: int, user_id: int, *, trend: int = 10, opponents_over: int = 200
+    ) -> RatingProfile:
+        """A person's rating this season with its rank, the ordinal through their
+        latest ``trend`` rated matches this season, and their best and worst
+        opponents (most finishes ahead of / behind them, over their latest
+        ``opponents_over`` rated matches in any season)."""
+
+        async def body(conn: aiosqlite.Connection) -> RatingProfile:
+            season = await _season(conn, guild_id, None)
+            key = f"u{user_id}"
+            found = list(
+                await conn.execute_fetchall(
+                    ratings.SQL_RATING_OF, (guild_id, season.number, key)
+                )
+            )
+            rated: RatedPlayer | None = None
+            if found:
+                row = tuple(found[0])
+                ranked = list(
+                    await conn.execute_fetchall(
+                        ratings.SQL_RATING_RANK,
+                        (guild_id, season.number, row[5], row[4], user_id),
+                    )
+                )
+                rated = _rated(row, int(ranked[0][0]))
+            latest = list(
+                await conn.execute_fetchall(
+                    ratings.SQL_TREND, (guild_id, user_id, season.number, trend)
+                )
+            )
+            latest.reverse()
+            points = [ratings.ordinal(latest[0][1], latest[0][2])] if latest else []
+            points += [ratings.ordinal(mu, sigma) for *_, mu, sigma in latest]
+            opponents = [
+                Opponent(
+                    name=str(name),
+                    user_id=None if uid is None else int(uid),
+                    ahead=int(ahead),
+                    behind=int(behind),
+                    matches=int(count),
+                )
+                for _, uid, name, ahead, behind, count in await conn.execute_fetchall(
+                    ratings.SQL_OPPONENTS, (guild_id, user_id, opponents_over)
+                )
+            ]
+            return RatingProfile(
+                season=season,
+                rating=rated,
+                trend=points,
+                best=_best_opponent(opponents, lambda o: (o.ahead - o.behind, o.matches)),
+                worst=_best_opponent(opponents, lambda o: (o.behind - o.ahead, o.matches)),
+            )
+
+        return await self._run(f"reading the rating of user {user_id} in guild {guild_id}", body)
+
+    async def seasons(self, guild_id: int) -> list[Season]:
+        """The server's ended seasons, latest first."""
+
+        async def body(conn: aiosqlite.Connection) -> list[Season]:
+            rows = await conn.execute_fetchall(ratings.SQL_SEASONS, (guild_id,))
+            return [Season(*ratings.season_row(row)) for row in rows]
+
+        return await self._run(f"listing the seasons of guild {guild_id}", body)
+
+    async def find_season(self, guild_id: int, name: str) -> Season | None:
+        """An ended season by name (any letter case) or by number, or None."""
+
+        async def body(conn: aiosqlite.Connection) -> Season | None:
+            rows = list(
+                await conn.execute_fetchall(ratings.SQL_SEASON_BY_NAME, (guild_id, name.strip()))
+            )
+            if not rows and name.strip().isdigit():
+                rows = list(
+                    await conn.execute_fetchall(
+                        ratings.SQL_SEASON_BY_NUMBER, (guild_id, int(name.strip()))
+                    )
+                )
+            return Season(*ratings.season_row(rows[0])) if rows else None
+
+        return await self._run(f"finding a season of guild {guild_id}", body)
+
+    async def end_season(self, guild_id: int, name: str | None, now: float) -> Season:
+        """End the server's current season under ``name`` (default "Season N"):
+        its ratings stay as they are, as its archive, and the next season
+        starts with nobody rated. Raises ``SeasonRefused`` with nothing changed
+        if the name is taken or no match was rated in the season."""
+        wanted = " ".join((name or "").split())
+
+        async def body(conn: aiosqlite.Connection) -> Season:
+            async with _transaction(conn):
+                current = await _season(conn, guild_id, None)
+                final = wanted or current.name
+                if len(final) > 100:
+                    raise SeasonRefused("A season's name has at most 100 characters.")
+                rated = list(
+                    await conn.execute_fetchall(
+                        ratings.SQL_SEASON_RATED, (guild_id, current.number)
+                    )
+                )
+                if not rated:
+                    raise SeasonRefused(
+                        f"{current.name} has no rated match yet: there is nothing to archive."
+                    )
+                taken = list(
+                    await conn.execute_fetchall(ratings.SQL_SEASON_BY_NAME, (guild_id, final))
+                )
+                if taken:
+                    raise SeasonRefused(
+                        f"This server already has a season named {taken[0][1]!r}: "
+                        "choose another name."
+                    )
+                await conn.execute(
+                    ratings.SQL_ADD_SEASON,
+                    (guild_id, current.number, final, current.started_at, now),
+                )
+            return Season(current.number, final, current.started_at, now)
+
+        return await self._run(f"ending the season of guild {guild_id}", body)
+
+    # --------------------------------------------------------------- history
+
+    async def history(
+        self, guild_id: int, user_id: int | None = None, page: int = 1, per_page: int = 10
+    ) -> HistoryPage:
+        """Page ``page`` (from 1, not clamped: a page past the end is empty) of
+        the server's recorded matches, or of those ``user_id`` sat at, newest first."""
+        if not 1 <= per_page <= MAX_PER_PAGE:
+            raise ValueError(f"per_page must be 1..{MAX_PER_PAGE}, not {per_page}")
+        if page < 1:
+            raise ValueError(f"pages are numbered from 1, not {page}")
+
+        async def body(conn: aiosqlite.Connection) -> HistoryPage:
+            return await history.page(conn, guild_id, user_id, page, per_page)
+
+        return await self._run(f"reading the match history of guild {guild_id}", body)
+
+    async def match_summary(self, guild_id: int, match_id: int) -> MatchSummary | None:
+        """A match of this server with its hands and their moves, or None (no
+        such match, or another server's)."""
+        record = await self.get_match(match_id)
+        if record is None or record.guild_id != guild_id:
+            return None
+
+        async def body(conn: aiosqlite.Connection) -> MatchSummary | None:
+            entry = await history.one(conn, guild_id, match_id)
+            return None if entry is None else MatchSummary(match_id, record, entry)
+
+        return await self._run(f"reading match {match_id}", body)
+
+    async def latest_match(self, channel_id: int) -> int | None:
+        """The id of the match recorded last in a channel, or None."""
+
+        async def body(conn: aiosqlite.Connection) -> int | None:
+            return await history.latest_in_channel(conn, channel_id)
+
+        return await self._run(f"reading the latest match in channel {channel_id}", body)
 
     # ----------------------------------------------------------- guild rules
 
@@ -879,6 +1117,42 @@ def _stats(row: Sequence[Any], rank: int) -> PlayerStats:
         rummies=rummies,
         rank=rank,
     )
+
+
+def _rated(row: Sequence[Any], rank: int) -> RatedPlayer:
+    user_id, name, mu, sigma, value, provisional, matches, wins = row
+    return RatedPlayer(
+        user_id=int(user_id),
+        name=str(name),
+        mu=float(mu),
+        sigma=float(sigma),
+        ordinal=float(value),
+        provisional=bool(provisional),
+        matches=int(matches),
+        wins=int(wins),
+        rank=rank,
+    )
+
+
+def _best_opponent(
+    opponents: Sequence[Opponent], score: Callable[[Opponent], tuple[int, int]]
+) -> Opponent | None:
+    """The opponent with the highest score (ties: more matches, then by name), if
+    that score is above zero: nobody is a best or worst opponent at even."""
+    ranked = sorted(opponents, key=lambda o: (score(o), o.name), reverse=True)
+    return ranked[0] if ranked and score(ranked[0])[0] > 0 else None
+
+
+async def _season(conn: aiosqlite.Connection, guild_id: int, number: int | None) -> Season:
+    """Season ``number`` of a server (None: the current one, which has no row)."""
+    current = await ratings.current_season(conn, guild_id)
+    if number is not None and number != current:
+        rows = list(await conn.execute_fetchall(ratings.SQL_SEASON_BY_NUMBER, (guild_id, number)))
+        if rows:
+            return Season(*ratings.season_row(rows[0]))
+    ended = list(await conn.execute_fetchall(ratings.SQL_LAST_SEASON_END, (guild_id,)))
+    started = ended[0][0]
+    return Season(current, f"Season {current}", None if started is None else float(started), None)
 
 
 def _parse_live_row(row: tuple[Any, ...]) -> LiveTable | BrokenTable:

@@ -36,3 +36,8 @@ class DatabaseDamagedError(StorageError):
     Starting on it would fail later, on whichever action reads the damaged
     part, or write new results next to it; the message says how to recover.
     """
+
+
+class SeasonRefused(Exception):
+    """A season cannot be ended as asked (its name is taken, nothing was played
+    in it); nothing was changed. The message is fit to show the member."""

@@ -210,12 +210,98 @@ UPDATE player_stats SET matches_played = (
 );
 """
 
+_RATINGS_SEASONS_HISTORY = """
+-- Seasons that have ended, per server. The season being played has no row:
+-- its number is one more than the last one here (1 in a server with none),
+-- and it began when the last one ended. Names are unique in a server, in any
+-- letter case, since members type them.
+CREATE TABLE seasons (
+    guild_id    INTEGER NOT NULL,
+    number      INTEGER NOT NULL CHECK (number >= 1),
+    name        TEXT    NOT NULL CHECK (length(name) BETWEEN 1 AND 100),
+    started_at  REAL,
+    ended_at    REAL    NOT NULL,
+    PRIMARY KEY (guild_id, number)
+) WITHOUT ROWID;
+CREATE UNIQUE INDEX seasons_by_name ON seasons (guild_id, name COLLATE NOCASE);
+
+-- Each rated player's skill in one season of one server (openskill's
+-- Plackett-Luce: mu and sigma), kept in step with match_ratings by
+-- record_match, in its transaction. A person's key is 'u' and their user id;
+-- a computer level's is 'cpu:' and the level: computers are rated so that
+-- games against them count, but have no user id and are never listed.
+-- ordinal (mu - 3 sigma) and provisional (fewer than 5 rated matches) are
+-- stored so the leaderboard is a walk of one index.
+CREATE TABLE ratings (
+    guild_id     INTEGER NOT NULL,
+    season       INTEGER NOT NULL,
+    player       TEXT    NOT NULL,
+    user_id      INTEGER,
+    name         TEXT    NOT NULL,
+    mu           REAL    NOT NULL,
+    sigma        REAL    NOT NULL CHECK (sigma > 0),
+    ordinal      REAL    NOT NULL,
+    provisional  INTEGER NOT NULL CHECK (provisional IN (0, 1)),
+    matches      INTEGER NOT NULL CHECK (matches >= 1),
+    wins         INTEGER NOT NULL CHECK (wins >= 0),
+    PRIMARY KEY (guild_id, season, player),
+    CHECK ((user_id IS NULL) = (player LIKE 'cpu:%'))
+) WITHOUT ROWID;
+-- The rating leaderboard's order (established players first, by ordinal,
+-- then the lower user id), covering: a page never reads the table.
+CREATE INDEX ratings_board ON ratings
+    (guild_id, season, provisional, ordinal DESC, user_id, name, mu, sigma, matches, wins)
+    WHERE user_id IS NOT NULL;
+
+-- What one rated match did to each seat's rating: the place it finished in
+-- (ties share a place) and mu/sigma before and after. Abandoned matches have
+-- none. The history shows the change; stats the trend and the opponents.
+CREATE TABLE match_ratings (
+    match_id      INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+    player        TEXT    NOT NULL,
+    guild_id      INTEGER NOT NULL,
+    season        INTEGER NOT NULL,
+    user_id       INTEGER,
+    name          TEXT    NOT NULL,
+    place         INTEGER NOT NULL CHECK (place >= 1),
+    mu_before     REAL    NOT NULL,
+    sigma_before  REAL    NOT NULL,
+    mu_after      REAL    NOT NULL,
+    sigma_after   REAL    NOT NULL,
+    PRIMARY KEY (match_id, player)
+) WITHOUT ROWID;
+CREATE INDEX match_ratings_by_user ON match_ratings (guild_id, user_id, match_id)
+    WHERE user_id IS NOT NULL;
+
+-- A finished hand as dealt (dealer's seat, seed) and its moves in the
+-- compact text of engine.tape, for the history's replay. Hands recorded
+-- before this version have none.
+CREATE TABLE hand_moves (
+    match_id  INTEGER NOT NULL,
+    number    INTEGER NOT NULL,
+    dealer    INTEGER NOT NULL CHECK (dealer >= 0),
+    seed      INTEGER NOT NULL,
+    moves     TEXT    NOT NULL,
+    PRIMARY KEY (match_id, number),
+    FOREIGN KEY (match_id, number) REFERENCES hands (match_id, number) ON DELETE CASCADE
+) WITHOUT ROWID;
+
+-- The match that just ended in a channel, for its closing score chart.
+CREATE INDEX matches_by_channel ON matches (channel_id, id);
+
+-- Matches recorded before ratings existed stay unrated: their order of play
+-- is known, but rating them now would put all of a server's past into its
+-- first season at once, and a rating is only the sum of the matches that
+-- made it. Season 1 of every server starts with this version.
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core schema: results, live tables, set-aside tables", _CORE),
     Migration(2, "leaderboard aggregates, filled from recorded results", _PLAYER_STATS),
     Migration(3, "per-server default house rules", _GUILD_SETTINGS),
     Migration(4, "card faces as emojis, and players' own choices", _FACES_AND_PREFERENCES),
     Migration(5, "abandoned matches are not matches played", _ABANDONED_NOT_PLAYED),
+    Migration(6, "ratings, seasons, and finished hands' moves", _RATINGS_SEASONS_HISTORY),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 LeaderboardOrder = Literal["wins", "points", "rummies"]
-"""How a leaderboard is sorted: matches won, points scored, or rummies made."""
+"""How a leaderboard is sorted: matches won, points scored, or rummies made
+(the fourth order, by rating, is a season's: :class:`RatingPage`)."""
 
 
 @dataclass(frozen=True)
@@ -58,13 +59,25 @@ class SeatRecord:
     """One seat of a finished match.
 
     ``player_key`` is the engine's id for the seat (the key of the score
-    dicts); ``user_id`` is the Discord user, None for a computer seat.
+    dicts); ``user_id`` is the Discord user, None for a computer seat;
+    ``level`` the computer's level, which is what a computer is rated as.
     """
 
     player_key: str
     user_id: int | None
     name: str
     computer: bool
+    level: str | None = None
+
+
+@dataclass(frozen=True)
+class HandMoves:
+    """How a hand was dealt (its dealer's seat and seed) and every move made in
+    it, in ``engine.tape``'s compact text: enough to replay it."""
+
+    dealer: int
+    seed: int
+    moves: str
 
 
 @dataclass(frozen=True)
@@ -77,6 +90,8 @@ class HandRecord:
     scores: dict[str, int]
     winners: tuple[str, ...]
     reason: str
+    # None for hands recorded before moves were kept.
+    moves: HandMoves | None = None
 
 
 @dataclass(frozen=True)
@@ -122,3 +137,115 @@ class LeaderboardPage:
     page: int
     pages: int
     total_players: int
+
+
+@dataclass(frozen=True)
+class Season:
+    """A server's season: ``ended_at`` None for the one being played.
+    ``started_at`` is None for a server's first season (it began with the bot)."""
+
+    number: int
+    name: str
+    started_at: float | None
+    ended_at: float | None
+
+
+@dataclass(frozen=True)
+class RatedPlayer:
+    """A person's skill rating in one season of one server, with their rank.
+
+    ``ordinal`` (mu - 3 sigma) is what the leaderboard ranks by; a player with
+    fewer than five rated matches is ``provisional`` and listed after the rest.
+    """
+
+    user_id: int
+    name: str
+    mu: float
+    sigma: float
+    ordinal: float
+    provisional: bool
+    matches: int
+    wins: int
+    rank: int
+
+
+@dataclass(frozen=True)
+class RatingPage:
+    """One page of a season's rating leaderboard; ``page`` is the page shown."""
+
+    season: Season
+    rows: list[RatedPlayer]
+    page: int
+    pages: int
+    total_players: int
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """How a player did against one opponent over their latest rated matches."""
+
+    name: str
+    user_id: int | None
+    ahead: int
+    behind: int
+    matches: int
+
+
+@dataclass(frozen=True)
+class RatingProfile:
+    """A person's rating in the current season, its trend, and their opponents.
+
+    ``trend`` holds the ordinal after each of their latest rated matches,
+    oldest first, beginning with the ordinal before the first of them.
+    """
+
+    season: Season
+    rating: RatedPlayer | None
+    trend: list[float]
+    best: Opponent | None
+    worst: Opponent | None
+
+
+@dataclass(frozen=True)
+class HistorySeat:
+    """A seat of a match in the history: its final place and total, and the
+    change of its rating's ordinal (None: not rated)."""
+
+    name: str
+    user_id: int | None
+    computer: bool
+    place: int
+    total: int | None
+    won: bool
+    rating_change: float | None
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One match in a history list."""
+
+    match_id: int
+    channel_id: int
+    ended_at: float
+    abandoned: bool
+    hands: int
+    seats: list[HistorySeat]
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    """One page of a history, newest first; ``has_next`` if older ones follow."""
+
+    entries: list[HistoryEntry]
+    page: int
+    has_next: bool
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    """A recorded match as the history shows it: the record (with each hand's
+    moves where kept) and its seats in the history's terms."""
+
+    match_id: int
+    record: MatchRecord
+    entry: HistoryEntry

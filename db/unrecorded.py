@@ -27,7 +27,7 @@ from typing import Any
 
 from .database import Database
 from .errors import StorageError
-from .models import HandRecord, MatchRecord, SeatRecord
+from .models import HandMoves, HandRecord, MatchRecord, SeatRecord
 
 SUFFIX = ".unrecorded"
 
@@ -64,7 +64,14 @@ def load(path: Path) -> MatchRecord:
         seats=[SeatRecord(**seat) for seat in data["seats"]],
         rules=dict(data["rules"]),
         hands=[
-            HandRecord(**{**hand, "winners": tuple(hand["winners"])}) for hand in data["hands"]
+            HandRecord(
+                **{
+                    **hand,
+                    "winners": tuple(hand["winners"]),
+                    "moves": None if hand.get("moves") is None else HandMoves(**hand["moves"]),
+                }
+            )
+            for hand in data["hands"]
         ],
         totals={str(key): int(value) for key, value in data["totals"].items()},
         winners=tuple(data["winners"]),

@@ -15,12 +15,15 @@ from .automation import Automation
 from .channels import ChannelEvents
 from .config import GameConfig
 from .ending import Ending
+from .history import History
 from .lobby import Lobby
 from .moves import Moves
 from .nudges import TurnNudges
 from .play import Play
 from .prefs import PlayerPrefs
+from .results import MatchResults
 from .router import ComponentRouter
+from .seasons import Seasons
 from .settings import ServerRules
 from .stats import Stats
 from .tasks import Supervisor
@@ -50,6 +53,9 @@ class Game:
     server_rules: ServerRules
     router: ComponentRouter
     channels: ChannelEvents
+    history: History
+    seasons: Seasons
+    results: MatchResults
 
     async def close(self) -> None:
         """Stop the timers and background work, then the table edits."""

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from engine import Action, DrawStock, Event, TakeDiscard
 from presentation import render
 from tables import Stage, Table
+from tables.tapes import add_move, current_tape
 
 
 class Moves:
@@ -33,7 +34,9 @@ class Moves:
         table.fresh_cards.pop(player, None)
         for action in actions:
             held = set(match.hand.hand_of(player))
+            tape = current_tape(table)
             events += match.apply(player, action)
+            add_move(table, tape, player, action)
             if isinstance(action, DrawStock | TakeDiscard):
                 drawn = set(match.hand.hand_of(player)) - held
                 if drawn:

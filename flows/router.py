@@ -156,7 +156,7 @@ class ComponentRouter:
             await refuse(interaction, UNRECOGNISED)
             return
         ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
-        if ephemeral != (parsed.action.place is Place.HAND):
+        if ephemeral != parsed.action.place.ephemeral:
             # A forged click: a table's button on a hand message, or the reverse.
             await refuse(interaction, UNRECOGNISED)
             return

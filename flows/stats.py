@@ -1,4 +1,5 @@
-"""Leaderboards and player statistics, per server."""
+"""Leaderboards and player statistics, per server: by wins, points, rummies,
+or a season's skill rating."""
 
 from __future__ import annotations
 
@@ -8,11 +9,16 @@ from db import Database, LeaderboardOrder
 from presentation import actions
 from presentation.actions import ComponentId
 from presentation.components import leaderboard_controls
+from presentation.ratings import add_rating_fields, rating_embed
 from presentation.scores import leaderboard_embed, stats_embed
 from transport import callbacks
 from transport.private import Interaction
 
 from .router import Handlers, refuse
+
+RATING = "rating"
+# An ended season's board goes by "s<number>" in its page buttons.
+SEASON_PREFIX = "s"
 
 
 def _order(value: str | None) -> LeaderboardOrder:
@@ -27,6 +33,12 @@ def _guild_name(interaction: Interaction) -> str:
     return interaction.guild.name if interaction.guild is not None else "this server"
 
 
+def _season_number(order: str) -> int | None:
+    """The ended season an order names ("s3"), or None (the current one)."""
+    digits = order[len(SEASON_PREFIX) :]
+    return int(digits) if order.startswith(SEASON_PREFIX) and digits.isdigit() else None
+
+
 class Stats:
     """`/rummy leaderboard`, its page buttons, and `/rummy stats`."""
 
@@ -36,11 +48,41 @@ class Stats:
     def bind(self, handlers: Handlers) -> None:
         handlers.server_wide[actions.LEADERBOARD_PAGE] = self.leaderboard_page
 
-    async def leaderboard(self, interaction: Interaction, order: str) -> None:
+    async def leaderboard(
+        self, interaction: Interaction, order: str | None, season: str | None = None
+    ) -> None:
+        """The first page in ``order``; with no order, by rating once someone in
+        this season is past the provisional matches, by wins until then. A
+        ``season`` name shows that ended season's ratings."""
         assert interaction.guild_id is not None
-        page = await self.db.leaderboard(interaction.guild_id, _order(order), 1)
+        guild_id = interaction.guild_id
+        if season is not None:
+            found = await self.db.find_season(guild_id, season)
+            if found is None:
+                ended = [s.name for s in await self.db.seasons(guild_id)]
+                known = (
+                    f" Ended seasons: {', '.join(ended[:20])}." if ended else " None has ended yet."
+                )
+                await refuse(interaction, f"This server has no season named {season!r}.{known}")
+                return
+            await self._send_rating(interaction, f"{SEASON_PREFIX}{found.number}", found.number)
+            return
+        if order is None:
+            order = RATING if await self.db.rating_is_default(guild_id) else "wins"
+        if order == RATING:
+            await self._send_rating(interaction, RATING, None)
+            return
+        page = await self.db.leaderboard(guild_id, _order(order), 1)
         await interaction.response.send_message(
             embed=leaderboard_embed(page, order, _guild_name(interaction)),
+            view=leaderboard_controls(guild_id, order, page.page, page.pages),
+        )
+
+    async def _send_rating(self, interaction: Interaction, order: str, season: int | None) -> None:
+        assert interaction.guild_id is not None
+        page = await self.db.rating_board(interaction.guild_id, season, 1)
+        await interaction.response.send_message(
+            embed=rating_embed(page, _guild_name(interaction)),
             view=leaderboard_controls(interaction.guild_id, order, page.page, page.pages),
         )
 
@@ -54,6 +96,15 @@ class Stats:
             wanted = int(number)
         except ValueError:
             wanted = 1
+        season = _season_number(order)
+        if order == RATING or season is not None:
+            rated = await self.db.rating_board(guild_id, season, max(1, wanted))
+            await callbacks.update_message(
+                interaction,
+                embed=rating_embed(rated, _guild_name(interaction)),
+                controls=leaderboard_controls(guild_id, order, rated.page, rated.pages),
+            )
+            return
         page = await self.db.leaderboard(guild_id, _order(order), max(1, wanted))
         await callbacks.update_message(
             interaction,
@@ -66,4 +117,10 @@ class Stats:
         target = member or interaction.user
         stats = await self.db.player_stats(interaction.guild_id, target.id)
         name = getattr(target, "display_name", target.name)
-        await interaction.response.send_message(embed=stats_embed(stats, name))
+        if stats is None:
+            # Nothing to show, and nothing worth a public message.
+            await interaction.response.send_message(embed=stats_embed(None, name), ephemeral=True)
+            return
+        embed = stats_embed(stats, name)
+        add_rating_fields(embed, await self.db.rating_profile(interaction.guild_id, target.id))
+        await interaction.response.send_message(embed=embed)

@@ -34,6 +34,12 @@ class Place(Enum):
     TABLE = "table"
     HAND = "hand"  # a player's ephemeral hand message
     LEADERBOARD = "leaderboard"
+    HISTORY = "history"  # a member's ephemeral history, match summary or replay
+
+    @property
+    def ephemeral(self) -> bool:
+        """Whether messages of this kind are seen only by the member who asked."""
+        return self in (Place.HAND, Place.HISTORY)
 
 
 class Locking(Enum):
@@ -118,6 +124,15 @@ TOGGLE = ComponentAction("toggle", Place.HAND, Who.SEATED, locking=Locking.LOOK)
 
 LEADERBOARD_PAGE = ComponentAction("lb", Place.LEADERBOARD, locking=Locking.LOOK)
 
+# The history's controls: the scope is the server, the argument says what is
+# shown (``presentation.history``); what it shows is read from the database
+# for the server the click comes from.
+HISTORY_PAGE = ComponentAction("hist", Place.HISTORY, locking=Locking.LOOK)
+HISTORY_MATCH = ComponentAction("hmatch", Place.HISTORY, locking=Locking.LOOK)
+REPLAY_HAND = ComponentAction("rhand", Place.HISTORY, locking=Locking.LOOK)
+REPLAY_STEP = ComponentAction("rstep", Place.HISTORY, locking=Locking.LOOK)
+REPLAY_EXPORT = ComponentAction("rjson", Place.HISTORY, locking=Locking.LOOK)
+
 ACTIONS: dict[str, ComponentAction] = {
     action.name: action
     for action in (
@@ -147,6 +162,11 @@ ACTIONS: dict[str, ComponentAction] = {
         HINT,
         FULL_LOG,
         LEADERBOARD_PAGE,
+        HISTORY_PAGE,
+        HISTORY_MATCH,
+        REPLAY_HAND,
+        REPLAY_STEP,
+        REPLAY_EXPORT,
     )
 }
 

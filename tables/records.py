@@ -7,11 +7,13 @@ import time
 from db import HandRecord, LiveTable, MatchRecord, SeatRecord
 
 from .table import Table
+from .tapes import finished_tapes
 
 
 def match_record(table: Table, *, abandoned: bool) -> MatchRecord:
     match = table.match
     assert match is not None
+    tapes = finished_tapes(table)
     hands = [
         HandRecord(
             number=number,
@@ -20,6 +22,7 @@ def match_record(table: Table, *, abandoned: bool) -> MatchRecord:
             scores=dict(outcome.scores),
             winners=tuple(outcome.winners),
             reason=outcome.reason.value,
+            moves=tapes.get(number),
         )
         for number, outcome in enumerate(match.history, 1)
     ]
@@ -35,6 +38,7 @@ def match_record(table: Table, *, abandoned: bool) -> MatchRecord:
                 user_id=seat.user_id,
                 name=seat.name,
                 computer=seat.is_computer,
+                level=seat.level if seat.is_computer else None,
             )
             for seat in table.seats
         ],

@@ -56,6 +56,7 @@ RESTORED = (
     "next_cpu_number",
     "host_id",
     "invited",
+    "tapes",
 )
 
 
@@ -73,6 +74,7 @@ def _copy_state(state: dict[str, Any]) -> dict[str, Any]:
     copied["dm_closed"] = set(state["dm_closed"])
     copied["dm_closed_told"] = set(state["dm_closed_told"])
     copied["invited"] = list(state["invited"])
+    copied["tapes"] = [dict(tape) for tape in state["tapes"]]
     return copied
 
 
@@ -178,6 +180,9 @@ class Table:
     # A rematch's lobby: the players of the last match still to press Join; it
     # starts by itself once they all have.
     invited: list[int] = field(default_factory=list)
+    # Each hand of the match as dealt and the moves made in it (tables.tapes),
+    # kept so a finished hand can be replayed from the history.
+    tapes: list[dict[str, Any]] = field(default_factory=list)
     # Tells this game's controls from those of earlier games in the channel.
     game_id: str = field(default_factory=new_game_id)
     # Not saved: process-local coordination and short-lived Discord tokens.
@@ -284,6 +289,7 @@ class Table:
             "next_cpu_number": self.next_cpu_number,
             "game_id": self.game_id,
             "invited": list(self.invited),
+            "tapes": [dict(tape) for tape in self.tapes],
         }
 
     @classmethod
@@ -325,6 +331,9 @@ class Table:
             # redrawn with it at start-up (flows.restore).
             game_id=str(data.get("game_id") or new_game_id()),
             invited=[int(user) for user in data.get("invited", [])],
+            # Tables saved before hands were taped have none: their hands are
+            # recorded without moves, and cannot be replayed.
+            tapes=[dict(tape) for tape in data.get("tapes", [])],
         )
         if not GAME_ID.fullmatch(table.game_id):
             raise ValueError(f"game id {table.game_id!r} is not one this code makes")

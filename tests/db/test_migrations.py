@@ -307,3 +307,44 @@ async def test_a_file_that_is_not_sqlite_is_refused(db_path: Path) -> None:
 def test_migrations_are_numbered_from_one_without_gaps() -> None:
     assert [m.version for m in MIGRATIONS] == list(range(1, LATEST_VERSION + 1))
     assert LATEST_VERSION >= 2
+
+
+async def test_version_5_file_gains_ratings_history_and_replays(db_path: Path) -> None:
+    """Today's schema (5), holding results, stats, settings and live games, upgraded to 6:
+    every match is in the history, unrated; the next matches are rated and keep moves."""
+    matches = random_matches(random.Random(55), 40, list(range(10, 22)), [1, 2])
+    await build_old_database(db_path, 5, matches, LIVE)
+    before = sqlite3.connect(db_path)
+    counts = [
+        before.execute(f"SELECT COUNT(*) FROM {name}").fetchone()[0]
+        for name in ("matches", "match_seats", "hands", "player_stats", "live_tables")
+    ]
+    before.close()
+    assert counts[0] == 40 and counts[2] > 0 and counts[4] == 2
+
+    async with await Database.open(db_path) as db:
+        assert user_version(db_path) == LATEST_VERSION == 6
+        after = sqlite3.connect(db_path)
+        assert [
+            after.execute(f"SELECT COUNT(*) FROM {name}").fetchone()[0]
+            for name in ("matches", "match_seats", "hands", "player_stats", "live_tables")
+        ] == counts
+        assert {"seasons", "ratings", "match_ratings", "hand_moves"} <= table_names(db_path)
+        after.close()
+        # The old matches are listed, newest first, unrated; their hands have no moves.
+        guild_1 = [m for m in matches if m.guild_id == 1]
+        listed = await db.history(1, per_page=100)
+        assert len(listed.entries) == len(guild_1)
+        assert [e.ended_at for e in listed.entries] == sorted(
+            (m.ended_at for m in guild_1), reverse=True
+        )
+        assert all(s.rating_change is None for e in listed.entries for s in e.seats)
+        old = await db.get_match(1)
+        assert old is not None and all(h.moves is None for h in old.hands)
+        assert (await db.rating_board(1)).total_players == 0
+        assert (await db.rating_board(1)).season.number == 1
+        # From here on, matches are rated.
+        for m in random_matches(random.Random(56), 10, list(range(10, 22)), [1]):
+            await db.record_match(m)
+        assert (await db.rating_board(1)).total_players > 0
+        assert (await db.load_live_tables()).tables == LIVE

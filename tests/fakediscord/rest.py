@@ -41,6 +41,11 @@ MISSING_PERMISSIONS, INVALID_FORM_BODY, ALREADY_ACKNOWLEDGED = 50013, 50035, 400
 VIEW_CHANNEL, SEND_MESSAGES, MANAGE_MESSAGES = 1 << 10, 1 << 11, 1 << 13
 
 File = tuple[str, bytes, str]  # filename, data, content type
+# Discord's limits on uploads: 10 files a message, each at most the size every
+# interaction announces as ``attachment_size_limit`` (a server without boosts).
+MAX_FILES = 10
+ENTITY_TOO_LARGE = 40005
+FILE_PART = re.compile(r"files\[(\d{1,2})\]")
 
 
 class ApiError(Exception):
@@ -629,10 +634,14 @@ def _check_deferred_flags(data: dict[str, Any]) -> None:
 
 
 async def _read_body(request: web.Request) -> tuple[Any, list[File]]:
-    """JSON body, or multipart ``payload_json`` plus ``files[n]`` parts."""
+    """JSON body, or multipart ``payload_json`` plus ``files[n]`` parts.
+
+    Uploads are checked as Discord checks them: at most ten, each ``files[n]``
+    once, each within the size limit (413, code 40005, otherwise), and every
+    new attachment the body lists (``attachments[].id`` = ``n``) uploaded."""
     if request.content_type == "multipart/form-data":
         body: Any = None
-        files: list[File] = []
+        files: dict[int, File] = {}
         reader = await request.multipart()
         while (part := await reader.next()) is not None:
             if not isinstance(part, BodyPartReader):
@@ -641,14 +650,44 @@ async def _read_body(request: web.Request) -> tuple[Any, list[File]]:
             name = part.name or ""
             if name == "payload_json":
                 body = _parse_json(bytes(data))
-            elif name.startswith("files["):
-                files.append((part.filename or name, bytes(data),
-                              part.headers.get("Content-Type", "application/octet-stream")))
-        return body, files
+                continue
+            found = FILE_PART.fullmatch(name)
+            if found is None:
+                continue  # Discord ignores parts it does not know
+            index = int(found[1])
+            if index in files or index >= MAX_FILES or len(files) >= MAX_FILES:
+                raise ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", {
+                    "files": ("BASE_TYPE_MAX_LENGTH",
+                              f"Must be {MAX_FILES} or fewer files, each files[n] once.")})
+            if len(data) > payloads.ATTACHMENT_SIZE_LIMIT:
+                raise ApiError(413, ENTITY_TOO_LARGE, "Request entity too large")
+            files[index] = (part.filename or name, bytes(data),
+                            part.headers.get("Content-Type", "application/octet-stream"))
+        _check_new_attachments(body, set(files))
+        return body, [files[index] for index in sorted(files)]
     raw = await request.read()
     if not raw:
         return None, []
-    return _parse_json(raw), []
+    body = _parse_json(raw)
+    _check_new_attachments(body, set())
+    return body, []
+
+
+def _check_new_attachments(body: Any, uploaded: set[int]) -> None:
+    """Each attachment a body lists with a small id (``files[n]``'s ``n``) must be
+    uploaded with it; larger ids are attachments the message already has,
+    checked against it when it is edited (``World.apply_body`` keeps those)."""
+    listed = (body or {}).get("attachments") if isinstance(body, dict) else None
+    for number, item in enumerate(listed or []):
+        raw = item.get("id") if isinstance(item, dict) else None
+        try:
+            wanted = int(raw) if raw is not None else None
+        except (TypeError, ValueError):
+            wanted = None
+        if wanted is not None and wanted < MAX_FILES and wanted not in uploaded:
+            raise ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", {
+                f"attachments.{number}.id": ("ATTACHMENT_NOT_FOUND",
+                                             f"No file files[{wanted}] was uploaded.")})
 
 
 def _parse_json(raw: bytes) -> Any:

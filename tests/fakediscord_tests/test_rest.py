@@ -6,9 +6,10 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
+import orjson
 import pytest
 
-from tests.fakediscord import Actor, Channel, FakeDiscord, Interaction
+from tests.fakediscord import Actor, Channel, FakeDiscord, Interaction, payloads
 from tests.fakediscord.world import InteractionType
 
 
@@ -173,3 +174,59 @@ async def test_a_member_can_delete_a_message(
     assert fake_discord.message(channel, message.id) is None
     status, body = await api("GET", f"/channels/{channel.id}/messages/{message.id}")
     assert (status, body["code"]) == (404, 10008)
+
+
+async def upload(api: Api, path: str, payload: dict[str, Any],
+                 files: dict[str, bytes]) -> tuple[int, Any]:
+    """A multipart request as discord.py sends one: payload_json, then files[n]."""
+    form = aiohttp.FormData()
+    form.add_field("payload_json", orjson.dumps(payload).decode(),
+                   content_type="application/json")
+    for name, data in files.items():
+        form.add_field(name, data, filename="chart.png", content_type="image/png")
+    async with api.session.post(api.emu.api_base + path, data=form) as response:
+        return response.status, await response.json()
+
+
+async def test_an_interaction_answer_may_carry_files(
+        api: Api, fake_discord: FakeDiscord, room: tuple[Channel, Actor]) -> None:
+    channel, alice = room
+    answered = interaction(fake_discord, channel, alice)
+    url = f"/interactions/{answered.id}/{answered.token}/callback?with_response=1"
+    payload = {"type": 4, "data": {"flags": 64, "attachments": [{"id": 0, "filename": "c.png"}],
+                                   "embeds": [{"image": {"url": "attachment://c.png"}}]}}
+    status, body = await upload(api, url, payload, {"files[0]": b"\x89PNG chart"})
+    assert status == 200
+    [attachment] = body["resource"]["message"]["attachments"]
+    assert attachment["size"] == len(b"\x89PNG chart")
+    message = fake_discord.world.messages[int(body["resource"]["message"]["id"])]
+    assert message.file_data == {"chart.png": b"\x89PNG chart"}
+
+
+async def test_uploads_past_discords_limits_are_refused(
+        api: Api, fake_discord: FakeDiscord, room: tuple[Channel, Actor]) -> None:
+    channel, _alice = room
+    path = f"/channels/{channel.id}/messages"
+
+    async def send(payload: dict[str, Any], files: dict[str, bytes]) -> tuple[int, Any]:
+        form = aiohttp.FormData()
+        form.add_field("payload_json", orjson.dumps(payload).decode(),
+                       content_type="application/json")
+        for name, data in files.items():
+            form.add_field(name, data, filename="f.bin")
+        async with api.session.post(api.emu.api_base + path, data=form,
+                                    headers={"Authorization": f"Bot {api.emu.token}"}) as r:
+            return r.status, await r.json()
+
+    before = len(fake_discord.messages(channel))
+    status, body = await send({}, {f"files[{n}]": b"x" for n in range(11)})
+    assert (status, body["code"]) == (400, 50035)
+    status, body = await send({}, {"files[0]": b"x" * (payloads.ATTACHMENT_SIZE_LIMIT + 1)})
+    assert (status, body["code"]) == (413, 40005)
+    status, body = await send({"attachments": [{"id": 3}]}, {"files[0]": b"x"})
+    assert (status, body["code"]) == (400, 50035)
+    assert body["errors"]["attachments"]["0"]["id"]["_errors"][0]["code"] == "ATTACHMENT_NOT_FOUND"
+    assert len(fake_discord.messages(channel)) == before  # nothing was posted
+    fake_discord.take_problems()
+    status, body = await send({"attachments": [{"id": 0}]}, {"files[0]": b"ok"})
+    assert status == 200 and body["attachments"][0]["size"] == 2

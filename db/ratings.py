@@ -1,0 +1,292 @@
+"""Skill ratings and seasons: the rating of each finished match, and their SQL.
+
+A finished match of 2-6 seats rates every seat by its final place, with
+openskill's Plackett-Luce model: places come from the final totals, higher
+first, and equal totals share a place. People are rated under their user id,
+computers under their level (every easy computer of a server is one player),
+so that games against computers count; computers are never listed. An
+abandoned match is never rated.
+
+A server's ratings belong to its current season; ending a season keeps its
+ratings as they are (the archive) and the next season starts from nothing.
+Everything here runs inside the caller's transaction: ``rate_match`` is part
+of recording the match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+import aiosqlite
+from openskill.models import PlackettLuce
+
+from .models import MatchRecord, SeatRecord
+
+# The model's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300) are the ones
+# the Weng-Lin paper and openskill's documentation use.
+MODEL: Final = PlackettLuce()
+# A player is listed as provisional until this many rated matches in a season.
+PROVISIONAL_BELOW: Final = 5
+MIN_RATED_SEATS: Final = 2
+MAX_RATED_SEATS: Final = 6
+COMPUTER_PREFIX: Final = "cpu:"
+
+SQL_CURRENT_SEASON: Final = "SELECT COALESCE(MAX(number), 0) + 1 FROM seasons WHERE guild_id = ?"
+SQL_LAST_SEASON_END: Final = "SELECT MAX(ended_at) FROM seasons WHERE guild_id = ?"
+SQL_SEASONS: Final = """
+SELECT number, name, started_at, ended_at FROM seasons WHERE guild_id = ? ORDER BY number DESC
+"""
+SQL_SEASON_BY_NAME: Final = """
+SELECT number, name, started_at, ended_at FROM seasons
+WHERE guild_id = ? AND name = ? COLLATE NOCASE
+"""
+SQL_SEASON_BY_NUMBER: Final = """
+SELECT number, name, started_at, ended_at FROM seasons WHERE guild_id = ? AND number = ?
+"""
+SQL_ADD_SEASON: Final = """
+INSERT INTO seasons (guild_id, number, name, started_at, ended_at) VALUES (?, ?, ?, ?, ?)
+"""
+SQL_SEASON_RATED: Final = "SELECT 1 FROM ratings WHERE guild_id = ? AND season = ? LIMIT 1"
+
+SQL_PRIORS: Final = """
+SELECT player, mu, sigma, matches, wins FROM ratings
+WHERE guild_id = ? AND season = ? AND player = ?
+"""
+SQL_PUT_RATING: Final = """
+INSERT INTO ratings
+    (guild_id, season, player, user_id, name, mu, sigma, ordinal, provisional, matches, wins)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (guild_id, season, player) DO UPDATE SET
+    name = excluded.name, mu = excluded.mu, sigma = excluded.sigma,
+    ordinal = excluded.ordinal, provisional = excluded.provisional,
+    matches = excluded.matches, wins = excluded.wins
+"""
+SQL_ADD_MATCH_RATING: Final = """
+INSERT INTO match_ratings
+    (match_id, player, guild_id, season, user_id, name, place,
+     mu_before, sigma_before, mu_after, sigma_after)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+"""
+
+_BOARD_COLUMNS: Final = "user_id, name, mu, sigma, ordinal, provisional, matches, wins"
+SQL_RATING_BOARD: Final = f"""
+SELECT {_BOARD_COLUMNS} FROM ratings
+WHERE guild_id = ? AND season = ? AND user_id IS NOT NULL
+ORDER BY provisional, ordinal DESC, user_id LIMIT ? OFFSET ?
+"""
+SQL_RATED_PLAYERS: Final = """
+SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND season = ? AND user_id IS NOT NULL
+"""
+SQL_ESTABLISHED_PLAYERS: Final = """
+SELECT EXISTS (SELECT 1 FROM ratings
+               WHERE guild_id = ? AND season = ? AND user_id IS NOT NULL AND provisional = 0)
+"""
+SQL_RATING_OF: Final = f"""
+SELECT {_BOARD_COLUMNS} FROM ratings WHERE guild_id = ? AND season = ? AND player = ?
+"""
+# Players ahead in the board's order: three ranges of its index.
+SQL_RATING_RANK: Final = """
+SELECT 1
+ + (SELECT COUNT(*) FROM ratings WHERE guild_id = ?1 AND season = ?2 AND user_id IS NOT NULL
+      AND provisional < ?3)
+ + (SELECT COUNT(*) FROM ratings WHERE guild_id = ?1 AND season = ?2 AND user_id IS NOT NULL
+      AND provisional = ?3 AND ordinal > ?4)
+ + (SELECT COUNT(*) FROM ratings WHERE guild_id = ?1 AND season = ?2 AND user_id IS NOT NULL
+      AND provisional = ?3 AND ordinal = ?4 AND user_id < ?5)
+"""
+# A player's latest rated matches in a season, newest first: the trend.
+SQL_TREND: Final = """
+SELECT match_id, mu_before, sigma_before, mu_after, sigma_after FROM match_ratings
+WHERE guild_id = ? AND user_id = ? AND season = ?
+ORDER BY match_id DESC LIMIT ?
+"""
+# Head to head over a player's latest rated matches: for each opponent, how
+# often the player finished ahead of them and behind them.
+SQL_OPPONENTS: Final = """
+WITH mine AS (
+    SELECT match_id, player, place FROM match_ratings
+    WHERE guild_id = ?1 AND user_id = ?2 ORDER BY match_id DESC LIMIT ?3
+)
+SELECT o.player, o.user_id, MAX(o.name),
+       SUM(mine.place < o.place), SUM(mine.place > o.place), COUNT(*)
+FROM mine JOIN match_ratings AS o ON o.match_id = mine.match_id AND o.player <> mine.player
+GROUP BY o.player
+"""
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """The conservative estimate the leaderboard ranks by: mu minus three sigma."""
+    return mu - 3 * sigma
+
+
+def rated_key(seat: SeatRecord) -> str:
+    """Who a seat is rated as: a person by user id, a computer by its level."""
+    if seat.computer or seat.user_id is None:
+        return f"{COMPUTER_PREFIX}{seat.level or 'computer'}"
+    return f"u{seat.user_id}"
+
+
+def computer_name(level: str) -> str:
+    return f"Computer ({level})"
+
+
+def places(totals: dict[str, int], keys: Sequence[str]) -> dict[str, int]:
+    """Each seat's final place: 1 + the number of seats with a higher total, so
+    equal totals share a place (1, 2, 2, 4). A seat without a total is last."""
+    score = {key: totals.get(key) for key in keys}
+    lowest = min((v for v in score.values() if v is not None), default=0) - 1
+    figures = {key: lowest if value is None else value for key, value in score.items()}
+    return {key: 1 + sum(other > figures[key] for other in figures.values()) for key in keys}
+
+
+@dataclass(frozen=True)
+class Rated:
+    """One rated player's part in a match: before and after."""
+
+    player: str
+    user_id: int | None
+    name: str
+    place: int
+    won: bool
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+
+
+def rate(priors: Sequence[tuple[float, float]], ranks: Sequence[int]) -> list[tuple[float, float]]:
+    """openskill's Plackett-Luce update of one-player teams finishing at ``ranks``
+    (lower is better; equal ranks tie): each player's new (mu, sigma)."""
+    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in priors]
+    rated = MODEL.rate(teams, ranks=list(ranks))
+    return [(team[0].mu, team[0].sigma) for team in rated]
+
+
+def is_rated(match: MatchRecord) -> bool:
+    """Whether a match is rated: played out, by 2 to 6 seats."""
+    return not match.abandoned and MIN_RATED_SEATS <= len(match.seats) <= MAX_RATED_SEATS
+
+
+async def current_season(conn: aiosqlite.Connection, guild_id: int) -> int:
+    rows = list(await conn.execute_fetchall(SQL_CURRENT_SEASON, (guild_id,)))
+    return int(rows[0][0])
+
+
+Prior = tuple[float, float, int, int]  # mu, sigma, matches, wins
+
+
+def rated_keys(match: MatchRecord) -> list[str]:
+    """The rated key of each seat, in seat order (a level may appear twice)."""
+    return [rated_key(seat) for seat in match.seats]
+
+
+def rate_results(match: MatchRecord, priors: dict[str, Prior]) -> list[Rated]:
+    """What a match does to each rated key, from their ratings before it.
+
+    Two computers of the same level in one match are both rated as that level
+    from the same prior; the level keeps the mean of their two results (and
+    the better of their places), as one player who played twice.
+    """
+    place_of = places(match.totals, [seat.player_key for seat in match.seats])
+    keys = rated_keys(match)
+    after = rate(
+        [priors[key][:2] for key in keys], [place_of[seat.player_key] for seat in match.seats]
+    )
+    results: list[Rated] = []
+    for key in dict.fromkeys(keys):
+        seats = [i for i, k in enumerate(keys) if k == key]
+        first = match.seats[seats[0]]
+        mu, sigma, _, _ = priors[key]
+        results.append(
+            Rated(
+                player=key,
+                user_id=None if first.computer else first.user_id,
+                name=computer_name(first.level or "computer") if first.computer else first.name,
+                place=min(place_of[match.seats[i].player_key] for i in seats),
+                won=any(match.seats[i].player_key in match.winners for i in seats),
+                mu_before=mu,
+                sigma_before=sigma,
+                mu_after=sum(after[i][0] for i in seats) / len(seats),
+                sigma_after=sum(after[i][1] for i in seats) / len(seats),
+            )
+        )
+    return results
+
+
+def rating_rows(
+    match_id: int,
+    guild_id: int,
+    season: int,
+    results: Sequence[Rated],
+    priors: dict[str, Prior],
+) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """The SQL_PUT_RATING rows and the SQL_ADD_MATCH_RATING rows of a rated match."""
+    put: list[tuple[Any, ...]] = []
+    for r in results:
+        _, _, played, wins = priors[r.player]
+        played += 1
+        put.append(
+            (
+                guild_id,
+                season,
+                r.player,
+                r.user_id,
+                r.name,
+                r.mu_after,
+                r.sigma_after,
+                ordinal(r.mu_after, r.sigma_after),
+                int(played < PROVISIONAL_BELOW),
+                played,
+                wins + int(r.won),
+            )
+        )
+    added = [
+        (
+            match_id,
+            r.player,
+            guild_id,
+            season,
+            r.user_id,
+            r.name,
+            r.place,
+            r.mu_before,
+            r.sigma_before,
+            r.mu_after,
+            r.sigma_after,
+        )
+        for r in results
+    ]
+    return put, added
+
+
+def prior_of(found: Sequence[Sequence[Any]]) -> Prior:
+    """A key's rating before a match: its SQL_PRIORS row, or the model's start."""
+    if not found:
+        return (MODEL.mu, MODEL.sigma, 0, 0)
+    _, mu, sigma, played, wins = found[0]
+    return (float(mu), float(sigma), int(played), int(wins))
+
+
+async def rate_match(conn: aiosqlite.Connection, match_id: int, match: MatchRecord) -> list[Rated]:
+    """Rate a just-recorded match in the server's current season, inside the
+    caller's transaction; nothing for an unrated match (``rate_results``)."""
+    if not is_rated(match):
+        return []
+    season = await current_season(conn, match.guild_id)
+    priors: dict[str, Prior] = {}
+    for key in dict.fromkeys(rated_keys(match)):
+        found = list(await conn.execute_fetchall(SQL_PRIORS, (match.guild_id, season, key)))
+        priors[key] = prior_of(found)
+    results = rate_results(match, priors)
+    put, added = rating_rows(match_id, match.guild_id, season, results, priors)
+    await conn.executemany(SQL_PUT_RATING, put)
+    await conn.executemany(SQL_ADD_MATCH_RATING, added)
+    return results
+
+
+def season_row(row: Iterable[Any]) -> tuple[int, str, float | None, float]:
+    number, name, started_at, ended_at = row
+    started = None if started_at is None else float(started_at)
+    return int(number), str(name), started, float(ended_at)

@@ -1,0 +1,312 @@
+"""`/rummy history` and `/rummy replay`: the server's recorded matches, a
+match's summary with its score chart, a finished hand stepped through move by
+move, and its export for ``python -m engine.replay``.
+
+Everything here only reads: the answers are ephemeral (only the member who
+asked sees them, and paging or stepping edits that one message in place),
+and a request that cannot be met is answered with why, changing nothing. The
+controls' ids say which match, hand and step; the server always comes from
+the click itself, so an id can never show another server's match.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from db import Database, HandRecord, MatchRecord, MatchSummary
+from engine import HouseRules, RummyError
+from engine.tape import HandTape
+from presentation import actions
+from presentation.actions import ComponentId
+from presentation.card_emoji import CardFaces
+from presentation.history import (
+    PER_PAGE,
+    history_controls,
+    history_embed,
+    replay_controls,
+    replay_embed,
+    summary_controls,
+    summary_embed,
+)
+from presentation.score_chart import FILENAME, Series, draw, running_totals
+from tables import Stage, TableRegistry
+from transport import callbacks
+from transport.private import Interaction
+
+from .router import Handlers, refuse
+
+IN_PROGRESS = (
+    "The match in this channel is still being played: its hands are private until they "
+    "end, so it can be replayed once the match is over (then it is in `/rummy history`)."
+)
+
+
+@dataclass(frozen=True)
+class Tape:
+    """A hand of a recorded match, ready to replay."""
+
+    match_id: int
+    number: int
+    tape: HandTape
+    names: dict[str, str]
+
+
+def chart_png(match_id: int, record: MatchRecord) -> bytes:
+    """The score chart of a recorded match."""
+    keys = [seat.player_key for seat in record.seats]
+    lines = running_totals([hand.scores for hand in record.hands], keys)
+    series = [Series(seat.name, line) for seat, line in zip(record.seats, lines, strict=True)]
+    return draw(f"Match #{match_id}: points after each hand", series)
+
+
+def _parse_ints(arg: str | None, count: int) -> list[int] | None:
+    parts = (arg or "").split(".")
+    if len(parts) < count or not all(p.isdigit() for p in parts[:count]):
+        return None
+    return [int(p) for p in parts[:count]]
+
+
+class History:
+    """The history's commands and controls (see the module's docstring)."""
+
+    def __init__(self, db: Database, tables: TableRegistry, faces: CardFaces) -> None:
+        self.db = db
+        self.tables = tables
+        self.faces = faces
+
+    def bind(self, handlers: Handlers) -> None:
+        handlers.server_wide[actions.HISTORY_PAGE] = self.page
+        handlers.server_wide[actions.HISTORY_MATCH] = self.open_match
+        handlers.server_wide[actions.REPLAY_HAND] = self.open_hand
+        handlers.server_wide[actions.REPLAY_STEP] = self.step
+        handlers.server_wide[actions.REPLAY_EXPORT] = self.export
+
+    # --- the list ---------------------------------------------------------------------
+    async def command(
+        self, interaction: Interaction, member: discord.abc.User | None, page: int
+    ) -> None:
+        assert interaction.guild_id is not None
+        guild_id = interaction.guild_id
+        found = await self.db.history(guild_id, None if member is None else member.id, page)
+        if not found.entries:
+            if page > 1:
+                await refuse(
+                    interaction,
+                    f"There is no page {page}: {_whose(interaction, member)} history has "
+                    f"fewer than {(page - 1) * PER_PAGE + 1} matches. "
+                    "Try `/rummy history` without a page.",
+                )
+            elif member is not None:
+                await refuse(interaction, f"{_name(member)} has no recorded match here yet.")
+            else:
+                await refuse(interaction, "No match has been recorded in this server yet.")
+            return
+        await callbacks.send_message(
+            interaction,
+            embed=history_embed(
+                found, _server_whose(interaction), None if member is None else member.id
+            ),
+            controls=history_controls(guild_id, None if member is None else member.id, found),
+            ephemeral=True,
+        )
+
+    async def page(self, interaction: Interaction, parsed: ComponentId) -> None:
+        numbers = _parse_ints(parsed.arg, 2)
+        if not self._here(interaction, parsed) or numbers is None:
+            await refuse(interaction, "That history belongs to another server.")
+            return
+        member, wanted = numbers
+        guild_id = parsed.scope
+        found = await self.db.history(guild_id, member or None, max(1, wanted))
+        if not found.entries and found.page > 1:
+            # Matches were deleted from under a stale button: show the first page.
+            found = await self.db.history(guild_id, member or None, 1)
+        await callbacks.update_message(
+            interaction,
+            embed=history_embed(found, _server_whose(interaction), member or None),
+            controls=history_controls(guild_id, member or None, found),
+        )
+
+    # --- a match ----------------------------------------------------------------------
+    async def open_match(self, interaction: Interaction, parsed: ComponentId) -> None:
+        if not self._here(interaction, parsed):
+            await refuse(interaction, "That history belongs to another server.")
+            return
+        values = _values(interaction)
+        if len(values) != 1 or not values[0].isdigit():
+            await refuse(interaction, "Pick one match from the list.")
+            return
+        summary = await self.db.match_summary(parsed.scope, int(values[0]))
+        if summary is None:
+            await refuse(interaction, f"There is no match #{values[0]} in this server.")
+            return
+        await self.send_summary(interaction, summary)
+
+    async def send_summary(self, interaction: Interaction, summary: MatchSummary) -> None:
+        chart = chart_png(summary.match_id, summary.record) if summary.record.hands else None
+        embed = summary_embed(summary, FILENAME if chart is not None else None)
+        controls = summary_controls(parsed_guild(interaction), summary)
+        files = [] if chart is None else [discord.File(io.BytesIO(chart), FILENAME)]
+        await interaction.response.send_message(
+            embed=embed,
+            files=files,
+            view=controls or discord.utils.MISSING,
+            ephemeral=True,
+        )
+
+    # --- a hand's replay --------------------------------------------------------------
+    async def replay_command(
+        self, interaction: Interaction, match_id: int | None, number: int | None
+    ) -> None:
+        """`/rummy replay [match] [hand]`: a hand of a finished match; by default the
+        last hand of the latest match in this channel."""
+        assert interaction.guild_id is not None
+        if match_id is None:
+            table = self.tables.get(interaction.channel_id or 0)
+            if table is not None and table.stage is not Stage.LOBBY:
+                await refuse(interaction, IN_PROGRESS)
+                return
+            match_id = await self.db.latest_match(interaction.channel_id or 0)
+            if match_id is None:
+                await refuse(
+                    interaction,
+                    "No match has been recorded in this channel yet: "
+                    "`/rummy history` lists the server's.",
+                )
+                return
+        tape = await self._tape(interaction, match_id, number)
+        if tape is not None:
+            await self._show(interaction, tape, 0, new_message=True)
+
+    async def open_hand(self, interaction: Interaction, parsed: ComponentId) -> None:
+        numbers = _parse_ints(parsed.arg, 1)
+        values = _values(interaction)
+        if not self._here(interaction, parsed) or numbers is None:
+            await refuse(interaction, "That match belongs to another server.")
+            return
+        if len(values) != 1 or not values[0].isdigit():
+            await refuse(interaction, "Pick one hand from the list.")
+            return
+        tape = await self._tape(interaction, numbers[0], int(values[0]))
+        if tape is not None:
+            await self._show(interaction, tape, 0, new_message=True)
+
+    async def step(self, interaction: Interaction, parsed: ComponentId) -> None:
+        numbers = _parse_ints(parsed.arg, 3)
+        if not self._here(interaction, parsed) or numbers is None:
+            await refuse(interaction, "That replay belongs to another server.")
+            return
+        match_id, number, step = numbers
+        tape = await self._tape(interaction, match_id, number)
+        if tape is not None:
+            await self._show(interaction, tape, step, new_message=False)
+
+    async def export(self, interaction: Interaction, parsed: ComponentId) -> None:
+        numbers = _parse_ints(parsed.arg, 2)
+        if not self._here(interaction, parsed) or numbers is None:
+            await refuse(interaction, "That replay belongs to another server.")
+            return
+        tape = await self._tape(interaction, *numbers)
+        if tape is None:
+            return
+        document = json.dumps(tape.tape.export(), ensure_ascii=False, indent=1)
+        name = f"rummy-match{tape.match_id}-hand{tape.number}.json"
+        await interaction.response.send_message(
+            f"Hand {tape.number} of match #{tape.match_id}, for `python -m engine.replay {name}`.",
+            file=discord.File(io.BytesIO(document.encode()), name),
+            ephemeral=True,
+        )
+
+    async def _tape(
+        self, interaction: Interaction, match_id: int, number: int | None
+    ) -> Tape | None:
+        """The hand to replay, or None once the member has been told why not."""
+        assert interaction.guild_id is not None
+        record = await self.db.get_match(match_id)
+        if record is None or record.guild_id != interaction.guild_id:
+            await refuse(interaction, f"There is no match #{match_id} in this server.")
+            return None
+        if not record.hands:
+            await refuse(interaction, f"Match #{match_id} ended before its first hand did.")
+            return None
+        number = len(record.hands) if number is None else number
+        if not 1 <= number <= len(record.hands):
+            await refuse(
+                interaction, f"Match #{match_id} has hands 1 to {len(record.hands)}, not {number}."
+            )
+            return None
+        hand: HandRecord = record.hands[number - 1]
+        if hand.moves is None:
+            await refuse(
+                interaction,
+                f"The moves of hand {number} of match #{match_id} were not kept "
+                "(it was played before replays existed), so it cannot be replayed.",
+            )
+            return None
+        players = [seat.player_key for seat in record.seats]
+        try:
+            tape = HandTape.read(
+                players,
+                HouseRules.from_dict(record.rules),
+                hand.moves.dealer,
+                hand.moves.seed,
+                hand.moves.moves,
+            )
+        except RummyError:
+            await refuse(interaction, f"Hand {number} of match #{match_id} cannot be read.")
+            return None
+        names = {seat.player_key: seat.name for seat in record.seats}
+        return Tape(match_id, number, tape, names)
+
+    async def _show(
+        self, interaction: Interaction, tape: Tape, step: int, *, new_message: bool
+    ) -> None:
+        steps = len(tape.tape.moves)
+        step = max(0, min(step, steps))
+        try:
+            hand, events = tape.tape.step(step)
+        except RummyError:
+            await refuse(interaction, "That hand's moves do not replay: it cannot be shown.")
+            return
+        assert interaction.guild_id is not None
+        embed = replay_embed(
+            tape.match_id, tape.number, step, steps, hand, events, tape.names, self.faces
+        )
+        controls = replay_controls(interaction.guild_id, tape.match_id, tape.number, step, steps)
+        if new_message:
+            await callbacks.send_message(
+                interaction, embed=embed, controls=controls, ephemeral=True
+            )
+        else:
+            await callbacks.update_message(interaction, embed=embed, controls=controls)
+
+    @staticmethod
+    def _here(interaction: Interaction, parsed: ComponentId) -> bool:
+        return parsed.scope == interaction.guild_id
+
+
+def parsed_guild(interaction: Interaction) -> int:
+    assert interaction.guild_id is not None
+    return interaction.guild_id
+
+
+def _values(interaction: Interaction) -> list[str]:
+    data: Any = interaction.data or {}
+    return [str(value) for value in data.get("values", ())]
+
+
+def _name(member: discord.abc.User) -> str:
+    return str(getattr(member, "display_name", member.name))
+
+
+def _whose(interaction: Interaction, member: discord.abc.User | None) -> str:
+    return "this server's" if member is None else f"{_name(member)}'s"
+
+
+def _server_whose(interaction: Interaction) -> str:
+    return interaction.guild.name if interaction.guild is not None else "this server"

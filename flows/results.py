@@ -1,0 +1,61 @@
+"""When a match has been played out: its score chart, posted once in its
+channel with the places, points and rating changes (``presentation.results``).
+
+Called from the table's follow-ups, so only once the result is saved; a
+match ended with ``/rummy end`` or by the sweeper is abandoned, unrated, and
+gets no chart."""
+
+from __future__ import annotations
+
+import discord
+
+from db import Database, StorageError
+from presentation.pacing import RequestBudget
+from presentation.ratings import result_text
+from presentation.results import post_result
+from presentation.score_chart import Series, draw, running_totals
+from tables import FollowUp, Stage, Table
+
+from .tasks import Supervisor
+
+
+def table_chart(table: Table, title: str) -> bytes:
+    """The chart of the table's match, from its own hands' scores."""
+    assert table.match is not None
+    keys = [seat.key for seat in table.seats]
+    scores = [dict(outcome.scores) for outcome in table.match.history]
+    lines = running_totals(scores, keys)
+    series = [Series(seat.name, line) for seat, line in zip(table.seats, lines, strict=True)]
+    return draw(title, series)
+
+
+class MatchResults:
+    """Posts the score chart of each match played out."""
+
+    def __init__(
+        self, client: discord.Client, db: Database, budget: RequestBudget, tasks: Supervisor
+    ) -> None:
+        self.client = client
+        self.db = db
+        self.budget = budget
+        self.tasks = tasks
+
+    def after_save(self, table: Table, follow_up: FollowUp) -> None:
+        match = table.match
+        if table.stage is not Stage.FINISHED or match is None or not match.is_over:
+            return
+        self.tasks.spawn(self._post(table, recorded=not follow_up.result_kept), "score-chart")
+
+    async def _post(self, table: Table, *, recorded: bool) -> None:
+        entry = None
+        if recorded:
+            try:
+                match_id = await self.db.latest_match(table.channel_id)
+                if match_id is not None:
+                    summary = await self.db.match_summary(table.guild_id, match_id)
+                    entry = None if summary is None else summary.entry
+            except StorageError:
+                entry = None  # the chart still goes out, without the ratings
+        title = "Final scores" if entry is None else f"Match #{entry.match_id}"
+        chart = table_chart(table, f"{title}: points after each hand")
+        await post_result(self.client, self.budget, table.channel_id, result_text(entry), chart)

@@ -1,0 +1,34 @@
+"""`/rummy season end`: a server's admin closes the season; its rating
+standings are kept as they are, and everyone starts the next one afresh."""
+
+from __future__ import annotations
+
+import time
+
+from db import Database, SeasonRefused
+from transport.private import Interaction
+
+from .router import refuse
+
+
+class Seasons:
+    """Ends seasons on request (members with Manage Server)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def end(self, interaction: Interaction, name: str | None) -> None:
+        assert interaction.guild_id is not None
+        if not interaction.permissions.manage_guild:
+            await refuse(interaction, "Only a member with Manage Server can end a season.")
+            return
+        try:
+            season = await self.db.end_season(interaction.guild_id, name, time.time())
+        except SeasonRefused as refusal:
+            await refuse(interaction, str(refusal))
+            return
+        await interaction.response.send_message(
+            f"🏁 **{season.name}** is over: its standings are kept "
+            f"(`/rummy leaderboard season:{season.name}`), and season {season.number + 1} "
+            "starts now, with everyone unrated."
+        )

@@ -1,0 +1,59 @@
+"""The moves of each hand of a table's match, kept for the history's replays.
+
+A table carries one tape per hand of its match (``Table.tapes``): the hand's
+number, its dealer and seed, and its moves in ``engine.tape``'s compact text.
+They are part of the saved table, so they survive a restart and are undone
+with any change that is undone, and they are recorded with the match.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from db import HandMoves
+from engine import Action, Hand
+from engine.tape import encode_move
+
+from .table import Table
+
+
+def current_tape(table: Table) -> dict[str, Any] | None:
+    """The current hand's tape, started if no move has been made in the hand yet
+    (call it before applying a move). None when the hand was under way before
+    taping began (a table saved by an older release): a tape must hold every
+    move from the deal, or its replay would not be the hand played."""
+    match = table.match
+    assert match is not None
+    number = match.hand_number
+    if table.tapes and table.tapes[-1]["hand"] == number:
+        return table.tapes[-1]
+    hand = match.hand
+    if hand != Hand.deal(match.players, match.rules, hand.dealer, hand.seed):
+        return None
+    tape = {"hand": number, "dealer": hand.dealer, "seed": hand.seed, "moves": ""}
+    table.tapes.append(tape)
+    return tape
+
+
+def add_move(table: Table, tape: dict[str, Any] | None, player: str, action: Action) -> None:
+    """Write a move the match has just applied onto the tape ``current_tape`` gave."""
+    if tape is None:
+        return
+    assert table.match is not None
+    word = encode_move(table.match.players.index(player), action)
+    tape["moves"] = f"{tape['moves']} {word}" if tape["moves"] else word
+
+
+def finished_tapes(table: Table) -> dict[int, HandMoves]:
+    """The tapes of the match's finished hands, by hand number."""
+    match = table.match
+    if match is None:
+        return {}
+    finished = len(match.history)
+    return {
+        int(tape["hand"]): HandMoves(
+            dealer=int(tape["dealer"]), seed=int(tape["seed"]), moves=str(tape["moves"])
+        )
+        for tape in table.tapes
+        if int(tape["hand"]) <= finished
+    }
