@@ -16,20 +16,13 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
+from .colours import seat_rgb
+
 WIDTH, HEIGHT = 800, 400
 FILENAME = "scores.png"
 BACKGROUND = (47, 49, 54)  # Discord's dark theme, so the chart sits in the chat
 GRID = (79, 84, 92)
 TEXT = (220, 221, 222)
-# Colours far apart for the six seats a table can hold, readable on the background.
-COLOURS = (
-    (88, 166, 255),
-    (255, 159, 67),
-    (87, 242, 135),
-    (237, 66, 69),
-    (200, 130, 255),
-    (254, 231, 92),
-)
 LEFT, RIGHT, TOP, BOTTOM = 56, 170, 40, 44
 
 
@@ -89,7 +82,7 @@ def draw(title: str, series: Sequence[Series]) -> bytes:
         pen.text((x_at(hand), TOP + height + 8), str(hand), font=small, fill=TEXT, anchor="mt")
     pen.text((LEFT + width / 2, HEIGHT - 16), "hand", font=small, fill=TEXT, anchor="mm")
     for index, line in enumerate(series):
-        colour = COLOURS[index % len(COLOURS)]
+        colour = seat_rgb(index)
         points = [(x_at(0), y_at(0))]
         points += [(x_at(n), y_at(t)) for n, t in enumerate(line.totals, 1)]
         if len(points) > 1:

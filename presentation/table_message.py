@@ -17,6 +17,7 @@ from engine.rules import RummyBonus
 from tables import MAX_SEATS, Seat, Stage, Table
 
 from .card_emoji import CardFaces
+from .colours import SEAT_COLOURS
 from .components import Component, Controls, lobby_controls, table_controls
 from .layouts import MAX_TEXT, Layout, container, row, separator, text, text_length
 from .render import TEXT_CARDS, describe_meld, rules_summary, seat_label
@@ -26,16 +27,6 @@ LOBBY = 0x5865F2
 OVER = 0xF1C40F
 ENDED = 0x4F545C
 
-# Each seat's colour, in seat order: its marker in the seat's block, and the
-# frame's accent while it is that seat's turn.
-SEAT_COLOURS: tuple[tuple[str, int], ...] = (
-    ("🔴", 0xED4245),
-    ("🔵", 0x3498DB),
-    ("🟢", 0x57F287),
-    ("🟡", 0xFEE75C),
-    ("🟣", 0x9B59B6),
-    ("🟠", 0xE67E22),
-)
 assert len(SEAT_COLOURS) >= MAX_SEATS
 
 

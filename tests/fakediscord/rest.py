@@ -10,6 +10,7 @@ Discord's status codes, error codes and JSON shapes.
 from __future__ import annotations
 
 import asyncio
+import mimetypes
 import re
 import time
 import traceback
@@ -661,8 +662,8 @@ async def _read_body(request: web.Request) -> tuple[Any, list[File]]:
                               f"Must be {MAX_FILES} or fewer files, each files[n] once.")})
             if len(data) > payloads.ATTACHMENT_SIZE_LIMIT:
                 raise ApiError(413, ENTITY_TOO_LARGE, "Request entity too large")
-            files[index] = (part.filename or name, bytes(data),
-                            part.headers.get("Content-Type", "application/octet-stream"))
+            filename = part.filename or name
+            files[index] = (filename, bytes(data), _content_type(filename, part.headers))
         _check_new_attachments(body, set(files))
         return body, [files[index] for index in sorted(files)]
     raw = await request.read()
@@ -671,6 +672,17 @@ async def _read_body(request: web.Request) -> tuple[Any, list[File]]:
     body = _parse_json(raw)
     _check_new_attachments(body, set())
     return body, []
+
+
+def _content_type(filename: str, headers: Any) -> str:
+    """An upload's type as Discord reports it: discord.py sends every file as
+    octet-stream, and Discord names the type from the file (a .png is image/png,
+    shown inline as an image)."""
+    sent = str(headers.get("Content-Type", "") or "")
+    if sent and sent != "application/octet-stream":
+        return sent
+    guessed, _ = mimetypes.guess_type(filename)
+    return guessed or "application/octet-stream"
 
 
 def _check_new_attachments(body: Any, uploaded: set[int]) -> None:

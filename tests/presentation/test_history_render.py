@@ -7,9 +7,10 @@ import io
 from PIL import Image
 
 from presentation.actions import ComponentId
+from presentation.colours import seat_rgb
 from presentation.history import ordinal_place, replay_controls, signed
 from presentation.ratings import sparkline
-from presentation.score_chart import COLOURS, HEIGHT, WIDTH, Series, draw, running_totals
+from presentation.score_chart import HEIGHT, WIDTH, Series, draw, running_totals
 
 
 def test_running_totals_add_each_hand() -> None:
@@ -23,7 +24,7 @@ def test_the_chart_is_a_small_png_with_a_line_per_player() -> None:
     assert image.format == "PNG" and image.size == (WIDTH, HEIGHT)
     assert len(png) < 64_000
     colours = {colour for _, colour in image.convert("RGB").getcolors(WIDTH * HEIGHT) or []}
-    assert COLOURS[0] in colours and COLOURS[1] in colours and COLOURS[2] not in colours
+    assert seat_rgb(0) in colours and seat_rgb(1) in colours and seat_rgb(2) not in colours
 
 
 def test_places_and_changes_read_as_people_say_them() -> None:
