@@ -15,6 +15,7 @@ from discord.ext import commands
 from engine import RULE_OPTIONS, RuleOption, RummyError
 from flows.game import Game
 from flows.router import RESTARTING, Observer, refuse
+from presentation.i18n import LANGUAGES, use
 from presentation.render import CHOICE_LABELS
 from transport.events import release_interaction
 from transport.private import Interaction
@@ -46,7 +47,11 @@ def with_rule_options(callback: Callback) -> Callback:
     """Give a ``(self, interaction, **rules)`` command one optional parameter per
     house rule, generated from the engine's declaration of the rules (names,
     choices, ranges, descriptions), so the commands never restate them."""
-    fixed = list(inspect.signature(callback).parameters.values())[:2]
+    fixed = [
+        parameter
+        for parameter in inspect.signature(callback).parameters.values()
+        if parameter.kind is not inspect.Parameter.VAR_KEYWORD
+    ]
     rules = [
         inspect.Parameter(
             option.name,
@@ -72,6 +77,11 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ba
         # Told of every command once handled (the bot's metrics), as clicks are.
         self.observe: Observer | None = None
         super().__init__()
+
+    def _speak_to(self, interaction: Interaction) -> None:
+        """Everything this interaction's task writes is in the member's language
+        (what the public sees is drawn in the server's, where it is drawn)."""
+        use(self.game.prefs.language(interaction.user.id, interaction.locale))
 
     def _observed(self, interaction: Interaction, outcome: str) -> None:
         if self.observe is None:
@@ -113,6 +123,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ba
             return
         data: Any = interaction.data or {}
         values = [str(value) for value in data.get("values", ())]
+        self._speak_to(interaction)
         if self.game.tasks.stopping or self.game.tasks.closing:
             # Nothing new is taken on the way down: the click changes nothing.
             try:
@@ -147,6 +158,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ba
             await self.game.channels.guild_lost(guild.id)
 
     async def interaction_check(self, interaction: Interaction) -> bool:
+        self._speak_to(interaction)
         # Runs before every command of this cog: no command starts once the
         # bot is shutting down, so nothing writes to a closing database.
         if self.game.tasks.stopping or self.game.tasks.closing:
@@ -162,8 +174,11 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ba
         except RummyError as error:
             await interaction.response.send_message(str(error), ephemeral=True)
             return
+        language = self.game.server_rules.language_of(
+            interaction.guild_id, interaction.guild_locale
+        )
         async with self.game.tasks.handling():
-            await self.game.lobby.open(interaction, chosen)
+            await self.game.lobby.open(interaction, chosen, language)
 
     @app_commands.command(name="help", description="How to play Rummy with this bot")
     async def help(self, interaction: Interaction) -> None:
@@ -243,7 +258,13 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ba
             await self.game.stats.player(interaction, member)
 
     @app_commands.command(name="settings", description="Set this server's default house rules")
+    @app_commands.describe(language="The language of the public tables in this server")
+    @app_commands.choices(
+        language=[app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()]
+    )
     @with_rule_options
-    async def settings(self, interaction: Interaction, /, **rules: Any) -> None:
+    async def settings(
+        self, interaction: Interaction, /, *, language: str | None = None, **rules: Any
+    ) -> None:
         async with self.game.tasks.handling():
-            await self.game.server_rules.change(interaction, rules)
+            await self.game.server_rules.change(interaction, {**rules, "language": language})

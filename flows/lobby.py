@@ -14,6 +14,7 @@ from engine import HouseRules, Match
 from presentation import actions
 from presentation.actions import ComponentId
 from presentation.card_emoji import CardFaces
+from presentation.i18n import current
 from presentation.notify import Notifier
 from presentation.table_message import cancelled_layout, lobby_layout, playing_layout
 from tables import MAX_SEATS, MIN_SEATS, NotSaved, Refusal, Seat, Stage, Table, TableWork
@@ -47,7 +48,8 @@ def member_name(user: discord.abc.User) -> str:
 
 
 def human_seat(user: discord.abc.User) -> Seat:
-    return Seat(key=str(user.id), name=member_name(user), user_id=user.id)
+    """The member's seat; they read the bot in the language of this interaction."""
+    return Seat(key=str(user.id), name=member_name(user), user_id=user.id, language=current().code)
 
 
 def table_link(table: Table) -> str:
@@ -101,12 +103,13 @@ class Lobby:
         )
 
     # --- /rummy start ------------------------------------------------------------------
-    async def open(self, interaction: Interaction, rules: HouseRules) -> None:
-        """Open a lobby in the interaction's channel, with its caller as host."""
+    async def open(self, interaction: Interaction, rules: HouseRules, language: str) -> None:
+        """Open a lobby in the interaction's channel, with its caller as host; its
+        public messages in ``language``."""
         assert interaction.guild_id is not None
         if not await self._channel_is_free(interaction):
             return
-        table = self._new_table(interaction, rules)
+        table = self._new_table(interaction, rules, language)
         table.seats.append(human_seat(interaction.user))
         await self._post_lobby(interaction, table)
 
@@ -132,7 +135,7 @@ class Lobby:
             return
         if not await self._channel_is_free(interaction):
             return
-        table = self._new_table(interaction, ended.rules)
+        table = self._new_table(interaction, ended.rules, ended.language)
         for seat in ended.seats:
             if seat.user_id == interaction.user.id:
                 table.seats.append(human_seat(interaction.user))
@@ -164,13 +167,14 @@ class Lobby:
             return False
         return True
 
-    def _new_table(self, interaction: Interaction, rules: HouseRules) -> Table:
+    def _new_table(self, interaction: Interaction, rules: HouseRules, language: str) -> Table:
         assert interaction.channel_id is not None and interaction.guild_id is not None
         return Table(
             channel_id=interaction.channel_id,
             guild_id=interaction.guild_id,
             host_id=interaction.user.id,
             rules=rules,
+            language=language,
             seed=(
                 self.config.table_seed
                 if self.config.table_seed is not None

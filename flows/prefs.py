@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from db import Database, StorageError
+from presentation.i18n import LANGUAGES, language_for
 from tables import NotSaved
 
 log = logging.getLogger(__name__)
@@ -22,14 +23,18 @@ class Prefs:
     turn_dm: bool = True
     # Clubs green and diamonds blue, so that no two suits share a colour.
     four_colour: bool = False
+    # The language they read the bot in; None: their Discord client's.
+    language: str | None = None
 
     @classmethod
     def from_saved(cls, saved: dict[str, Any]) -> Prefs:
-        known = {f.name for f in fields(cls)}
-        return cls(**{k: bool(v) for k, v in saved.items() if k in known})
+        switches = {k: bool(v) for k, v in saved.items() if k in PREF_NAMES}
+        chosen = saved.get("language")
+        return cls(**switches, language=chosen if chosen in LANGUAGES else None)
 
 
-PREF_NAMES = tuple(f.name for f in fields(Prefs))
+# The choices that are on or off.
+PREF_NAMES = tuple(f.name for f in fields(Prefs) if f.type in ("bool", bool))
 
 
 class PlayerPrefs:
@@ -53,7 +58,8 @@ class PlayerPrefs:
         if name not in PREF_NAMES:
             raise KeyError(name)
         before = self.of(user_id)
-        after = replace(before, **{name: not getattr(before, name)})
+        flipped: dict[str, Any] = {name: not getattr(before, name)}
+        after = replace(before, **flipped)
         try:
             await self.db.set_player_prefs(user_id, asdict(after))
         except StorageError:
@@ -61,3 +67,21 @@ class PlayerPrefs:
             raise NotSaved() from None
         self._prefs[user_id] = after
         return after
+
+    async def choose_language(self, user_id: int, code: str | None) -> Prefs:
+        """Read the bot in ``code`` (None: as the Discord client); ``NotSaved``
+        with nothing changed."""
+        if code is not None and code not in LANGUAGES:
+            raise KeyError(code)
+        after = replace(self.of(user_id), language=code)
+        try:
+            await self.db.set_player_prefs(user_id, asdict(after))
+        except StorageError:
+            log.exception("could not save the language of user %s", user_id)
+            raise NotSaved() from None
+        self._prefs[user_id] = after
+        return after
+
+    def language(self, user_id: int, client_locale: object) -> str:
+        """What this person reads the bot in: their choice, else their client's."""
+        return self.of(user_id).language or language_for(client_locale)

@@ -19,6 +19,7 @@ import discord
 
 from engine import RummyError
 from presentation.actions import ACTIONS, ComponentAction, ComponentId, Locking, Place, Who
+from presentation.i18n import current
 from tables import Refusal, Seat, Table, TableRegistry
 from transport import callbacks
 from transport.events import clicked_on_its_message
@@ -217,6 +218,8 @@ class ComponentRouter:
         if seat is not None:
             # Looking at your hand counts as being there, not only moving.
             table.last_seen = table.seen_at[seat.key] = time.time()
+            # What they read the bot in follows their latest click (DMs too).
+            seat.language = current().code
         try:
             self._check_who(interaction, table, parsed.action)
             return await handler(interaction, table, parsed, values)

@@ -10,10 +10,14 @@ from typing import Any
 from db import Database, StorageError
 from engine import HouseRules, RummyError
 from presentation import render
+from presentation.i18n import LANGUAGES, language_for
 from tables import TableRegistry
 from transport.private import Interaction
 
 log = logging.getLogger(__name__)
+
+# Kept with the server's default rules, but not a house rule.
+LANGUAGE_KEY = "language"
 
 
 def merge_rules(base: HouseRules, options: Mapping[str, Any]) -> HouseRules:
@@ -37,6 +41,8 @@ class ServerRules:
         self.db = db
         self.tables = tables
         self._rules: dict[int, HouseRules] = {}
+        # The language of each server's public tables, where an admin chose one.
+        self._languages: dict[int, str] = {}
 
     async def load(self) -> None:
         """Read every server's default rules once, at start-up.
@@ -46,6 +52,9 @@ class ServerRules:
         behind the database, one read after another.
         """
         for guild_id, saved in (await self.db.load_guild_rules()).items():
+            chosen = saved.pop(LANGUAGE_KEY, None)
+            if chosen in LANGUAGES:
+                self._languages[guild_id] = chosen
             try:
                 self._rules[guild_id] = HouseRules.from_dict(saved)
             except RummyError:
@@ -57,10 +66,20 @@ class ServerRules:
             return HouseRules()
         return self._rules.get(guild_id) or HouseRules()
 
-    async def set(self, guild_id: int, rules: HouseRules) -> None:
-        """Save a server's new default rules; raises StorageError with nothing changed."""
-        await self.db.set_guild_rules(guild_id, rules.to_dict())
+    def language_of(self, guild_id: int | None, guild_locale: object) -> str:
+        """The language of the server's public tables: an admin's choice, else the
+        server's own Discord language."""
+        chosen = self._languages.get(guild_id or 0)
+        return chosen or language_for(guild_locale)
+
+    async def set(self, guild_id: int, rules: HouseRules, language: str | None = None) -> None:
+        """Save a server's new defaults; raises StorageError with nothing changed."""
+        language = language or self._languages.get(guild_id)
+        saved = rules.to_dict() | ({LANGUAGE_KEY: language} if language else {})
+        await self.db.set_guild_rules(guild_id, saved)
         self._rules[guild_id] = rules
+        if language:
+            self._languages[guild_id] = language
 
     async def show(self, interaction: Interaction) -> None:
         """`/rummy rules`: the rules of the game here, or the server's defaults."""
@@ -81,9 +100,12 @@ class ServerRules:
             return
         assert interaction.guild_id is not None
         before = self.of(interaction.guild_id)
+        options = dict(options)
+        language = options.pop(LANGUAGE_KEY, None)
+        before_language = self._languages.get(interaction.guild_id)
         try:
             rules = merge_rules(before, options)
-            await self.set(interaction.guild_id, rules)
+            await self.set(interaction.guild_id, rules, language)
         except RummyError as error:
             await interaction.response.send_message(str(error), ephemeral=True)
             return
@@ -93,6 +115,8 @@ class ServerRules:
             )
             return
         changed = render.changed_rules(rules, before)
+        if language is not None and language != before_language:
+            changed.append(f"Language of the public tables: {LANGUAGES[language]}")
         if changed:
             text = "New games in this server now start with:\n" + "\n".join(
                 f"• {line}" for line in changed

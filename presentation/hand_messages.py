@@ -19,6 +19,7 @@ from tables import HandMessage, Stage, Table, TableRegistry
 
 from .card_emoji import CardFaces
 from .hand_message import hand_layout, paused_layout, retired_layout
+from .i18n import seat_language, speaking
 
 # Hand-message edits in flight at once. Each takes a few milliseconds on an
 # idle bot, so four keep up with a thousand quiet tables.
@@ -81,11 +82,11 @@ class HandMessages:
             if now - message.opened_at < PAUSE_AFTER:
                 continue
             del table.hand_messages[key]
+            with speaking(seat_language(table, key)):
+                paused = paused_layout(table)
             # Gone already? A click on it brings it back all the same.
             with contextlib.suppress(discord.HTTPException):
-                await message.handle.edit_original_response(
-                    embed=None, controls=paused_layout(table)
-                )
+                await message.handle.edit_original_response(embed=None, controls=paused)
 
     async def _edit(self, table: Table, key: str) -> None:
         message = table.hand_messages.get(key)
@@ -97,7 +98,8 @@ class HandMessages:
             return  # the game ended while the edit waited
         user_id = table.seat(key).user_id
         four_colour = user_id is not None and self.four_colour(user_id)
-        layout = hand_layout(table, key, self.faces, four_colour=four_colour)
+        with speaking(seat_language(table, key)):
+            layout = hand_layout(table, key, self.faces, four_colour=four_colour)
         try:
             await message.handle.edit_original_response(embed=None, controls=layout)
         except discord.HTTPException:

@@ -23,6 +23,7 @@ import discord
 from tables import Table
 
 from .card_emoji import CardFaces
+from .i18n import speaking
 from .layouts import Layout, SentLayout
 from .pacing import URGENT, RequestBudget
 from .table_message import public_layout
@@ -119,7 +120,11 @@ class TableRefresher:
                 # the one edit drawn below.
                 await self.budget.take(URGENT)
                 pending.dirty = False
-                layout = pending.override or public_layout(table, self.faces)
+                if pending.override is not None:
+                    layout = pending.override
+                else:
+                    with speaking(table.language):
+                        layout = public_layout(table, self.faces)
                 moving, pending.move = pending.move, False
                 try:
                     if moving:

@@ -108,6 +108,9 @@ class Seat:
     level: str | None = None
     missed_turns: int = 0
     autopilot: bool = False
+    # The language this person reads the bot in (their hand, refusals, DMs):
+    # their own choice, else their Discord client's, as of their latest click.
+    language: str = "en"
 
     @property
     def is_computer(self) -> bool:
@@ -125,6 +128,7 @@ class Seat:
             "level": self.level,
             "missed_turns": self.missed_turns,
             "autopilot": self.autopilot,
+            "language": self.language,
         }
 
     @classmethod
@@ -136,6 +140,7 @@ class Seat:
             level=data.get("level"),
             missed_turns=int(data.get("missed_turns", 0)),
             autopilot=bool(data.get("autopilot", False)),
+            language=str(data.get("language") or "en"),
         )
 
 
@@ -185,6 +190,8 @@ class Table:
     tapes: list[dict[str, Any]] = field(default_factory=list)
     # Tells this game's controls from those of earlier games in the channel.
     game_id: str = field(default_factory=new_game_id)
+    # The language of the public table: the server's when the game opened.
+    language: str = "en"
     # Not saved: process-local coordination and short-lived Discord tokens.
     lock: TableLock = field(default_factory=TableLock, repr=False)
     # A seated person's latest click of any kind; kept apart from the saved
@@ -290,6 +297,7 @@ class Table:
             "game_id": self.game_id,
             "invited": list(self.invited),
             "tapes": [dict(tape) for tape in self.tapes],
+            "language": self.language,
         }
 
     @classmethod
@@ -334,6 +342,7 @@ class Table:
             # Tables saved before hands were taped have none: their hands are
             # recorded without moves, and cannot be replayed.
             tapes=[dict(tape) for tape in data.get("tapes", [])],
+            language=str(data.get("language") or "en"),
         )
         if not GAME_ID.fullmatch(table.game_id):
             raise ValueError(f"game id {table.game_id!r} is not one this code makes")

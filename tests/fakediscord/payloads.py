@@ -88,7 +88,7 @@ def guild(world: World, g: Guild, *, intents: int) -> dict[str, Any]:
         "emojis": [], "stickers": [], "features": [], "mfa_level": 0,
         "system_channel_id": None, "system_channel_flags": 0, "rules_channel_id": None,
         "vanity_url_code": None, "description": None, "banner": None, "premium_tier": 0,
-        "premium_subscription_count": 0, "preferred_locale": "en-US",
+        "premium_subscription_count": 0, "preferred_locale": g.preferred_locale,
         "public_updates_channel_id": None, "nsfw_level": 0, "premium_progress_bar_enabled": False,
         "joined_at": g.members[world.bot.id].joined_at, "large": False, "unavailable": False,
         # member_count must equal the members sent when they are all sent, or
@@ -153,7 +153,8 @@ def interaction(world: World, i: Interaction, *, app_permissions: int) -> dict[s
     data: dict[str, Any] = {
         "id": str(i.id), "application_id": str(world.application_id), "type": i.type,
         "data": i.data, "channel_id": str(c.id), "channel": channel(world, c.id),
-        "token": i.token, "version": 1, "locale": "en-US", "entitlements": [],
+        "token": i.token, "version": 1, "locale": world.users[i.user_id].locale,
+        "entitlements": [],
         "app_permissions": str(app_permissions), "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
     }
     if i.guild_id is not None:
@@ -161,8 +162,10 @@ def interaction(world: World, i: Interaction, *, app_permissions: int) -> dict[s
         # Interactions carry the member's permissions in the channel, overwrites applied.
         perms = world.permissions_in(i.user_id, c)
         data.update({
-            "guild_id": str(g.id), "guild": {"id": str(g.id), "locale": "en-US", "features": []},
-            "guild_locale": "en-US", "member": member(g.members[i.user_id], permissions=perms),
+            "guild_id": str(g.id),
+            "guild": {"id": str(g.id), "locale": g.preferred_locale, "features": []},
+            "guild_locale": g.preferred_locale,
+            "member": member(g.members[i.user_id], permissions=perms),
             "authorizing_integration_owners": {"0": str(g.id)}, "context": 0,
         })
         data["channel"]["permissions"] = str(perms)

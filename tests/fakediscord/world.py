@@ -100,6 +100,8 @@ class User:
     name: str
     bot: bool = False
     dms_open: bool = True
+    # The language of the person's Discord client: each interaction's ``locale``.
+    locale: str = "en-US"
 
     def __str__(self) -> str:
         return self.name
@@ -151,6 +153,8 @@ class Guild:
     roles: dict[int, Role] = field(default_factory=dict)
     members: dict[int, Member] = field(default_factory=dict)
     channel_ids: list[int] = field(default_factory=list)
+    # The server's language (Server Settings -> Community): ``guild_locale``.
+    preferred_locale: str = "en-US"
 
     def permissions_of(self, user_id: int) -> int:
         """Guild-level permissions: @everyone plus the member's roles (no overwrites)."""

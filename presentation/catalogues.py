@@ -1,0 +1,136 @@
+"""Keeps the translation catalogues in step with the code::
+
+    python -m presentation.catalogues update   # after changing any text
+    python -m presentation.catalogues check    # every language has every text
+
+``update`` collects every message the code marks (``_``, ``n_``, ``N_``) with
+Babel, then brings each language's catalogue up to date: new messages appear
+untranslated, changed ones are marked fuzzy, removed ones are dropped. A
+translator then fills in the new entries. ``check`` lists what a language
+lacks, on stderr; the tests run the same check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from babel.messages.catalog import Catalog, Message
+from babel.messages.extract import extract_from_file
+from babel.messages.pofile import read_po, write_po
+
+from engine.cards import RANK_NAMES
+
+from .i18n import DOMAIN, ENGLISH, LANGUAGES, LOCALES
+
+ROOT = Path(__file__).resolve().parents[1]
+# The product's packages: tests and tools say nothing to players.
+SOURCES = ("bot.py", "app", "cogs", "flows", "presentation", "tables", "transport", "engine", "db")
+KEYWORDS = {"_": None, "n_": (1, 2), "N_": None}
+# Card ranks a language may write otherwise (German B, D, K, A); numbers stay.
+RANK_CONTEXT = "card rank"
+
+
+def _sources() -> Iterator[Path]:
+    for name in SOURCES:
+        path = ROOT / name
+        if path.is_file():
+            yield path
+        else:
+            yield from sorted(path.rglob("*.py"))
+
+
+def template() -> Catalog:
+    """Every message the code marks, with where it is used."""
+    catalog = Catalog(domain=DOMAIN, project="Rummy for Discord")
+    for path in _sources():
+        found = extract_from_file(
+            "python", str(path), keywords=KEYWORDS, comment_tags=("Translators:",)
+        )
+        where = str(path.relative_to(ROOT))
+        for line, message, comments, context in found:
+            catalog.add(message, locations=[(where, line)], auto_comments=comments,
+                        context=context)
+    for rank in (1, 11, 12, 13):
+        catalog.add(RANK_NAMES[rank], context=RANK_CONTEXT,
+                    auto_comments=["A card's rank as printed on it, one or two letters."])
+    return catalog
+
+
+def catalogue_path(code: str) -> Path:
+    return LOCALES / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def read(code: str) -> Catalog:
+    path = catalogue_path(code)
+    if not path.exists():
+        return Catalog(locale=code, domain=DOMAIN, project="Rummy for Discord")
+    with path.open("rb") as source:
+        return read_po(source, locale=code, domain=DOMAIN)
+
+
+def write(code: str, catalog: Catalog) -> None:
+    path = catalogue_path(code)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as target:
+        write_po(target, catalog, width=100, sort_by_file=True, omit_header=False)
+
+
+def missing(catalog: Catalog, wanted: Catalog) -> list[str]:
+    """Messages of ``wanted`` that ``catalog`` does not translate (or only fuzzily)."""
+    lacking = []
+    for message in wanted:
+        if not message.id:
+            continue
+        found: Message | None = catalog.get(message.id, context=message.context)
+        if found is None or found.fuzzy or not _translated(found):
+            lacking.append(_shown(message))
+    return lacking
+
+
+def _translated(message: Message) -> bool:
+    if isinstance(message.string, (list, tuple)):
+        return all(message.string)
+    return bool(message.string)
+
+
+def _shown(message: Message) -> str:
+    text = message.id if isinstance(message.id, str) else message.id[0]
+    return f"[{message.context}] {text}" if message.context else text
+
+
+def update() -> None:
+    wanted = template()
+    for code in LANGUAGES:
+        if code == ENGLISH:
+            continue
+        catalog = read(code)
+        catalog.update(wanted, no_fuzzy_matching=False)
+        write(code, catalog)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m presentation.catalogues")
+    parser.add_argument("command", choices=("update", "check"))
+    args = parser.parse_args(argv)
+    if args.command == "update":
+        update()
+        print(f"updated {len(LANGUAGES) - 1} catalogues in {LOCALES}")
+        return 0
+    wanted = template()
+    failed = False
+    for code in LANGUAGES:
+        if code == ENGLISH:
+            continue
+        lacking = missing(read(code), wanted)
+        if lacking:
+            failed = True
+            print(f"{code}: {len(lacking)} messages untranslated, first: {lacking[0]!r}",
+                  file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,171 @@
+"""Every word the bot says, in the reader's language.
+
+The English text in the code is the message id; each other language is a
+gettext catalogue (``presentation/locales/<language>/LC_MESSAGES/rummy.po``,
+kept up to date with ``python -m presentation.catalogues update``), compiled in
+memory when the bot starts: there is no build step.
+
+What language a text is drawn in is the *current* language of the task
+drawing it (``speaking``): a member's own for what only they see (their hand,
+refusals, DMs), the server's for the public table. ``_`` and ``n_`` read it,
+so the rendering code needs no language parameter threaded through it.
+
+Messages name their placeholders (``_("{who} drew", who=name)``) so that a
+translation can move them; plurals go through ``n_`` and the language's own
+plural rules (CLDR's, through Babel: Polish has three forms).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gettext
+import io
+from collections.abc import Iterable, Iterator
+from contextvars import ContextVar
+from pathlib import Path
+
+from babel import Locale
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+
+from engine import Card
+from engine.cards import RANK_NAMES
+from tables import Table
+
+DOMAIN = "rummy"
+LOCALES = Path(__file__).resolve().parent / "locales"
+ENGLISH = "en"
+# Adding a language: its catalogue under LOCALES, and one line here.
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "de": "Deutsch",
+    "fr": "Français",
+    "es": "Español",
+    "pt_BR": "Português do Brasil",
+    "pl": "Polski",
+}
+# Discord's locale codes (``interaction.locale``) that name one of them.
+_DISCORD_LOCALES = {
+    "en-US": "en",
+    "en-GB": "en",
+    "de": "de",
+    "fr": "fr",
+    "es-ES": "es",
+    "es-419": "es",
+    "pt-BR": "pt_BR",
+    "pl": "pl",
+}
+
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+class Language:
+    """One language's catalogue, and how it writes numbers and card ranks."""
+
+    def __init__(self, code: str, translations: gettext.NullTranslations) -> None:
+        self.code = code
+        self.locale = Locale.parse(code)
+        self.translations = translations
+        # Cards are written in every message: each is worked out once.
+        self._cards: dict[Card, str] = {}
+
+    def card(self, card: Card) -> str:
+        shown = self._cards.get(card)
+        if shown is None:
+            rank = self.translations.pgettext("card rank", RANK_NAMES[card.rank])
+            shown = self._cards[card] = rank + SUIT_SYMBOLS[card.suit.value]
+        return shown
+
+
+def _load(code: str) -> Language:
+    if code == ENGLISH:
+        return Language(code, gettext.NullTranslations())
+    path = LOCALES / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+    with path.open("rb") as source:
+        catalog = read_po(source, locale=code, domain=DOMAIN)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return Language(code, gettext.GNUTranslations(compiled))
+
+
+_LOADED: dict[str, Language] = {code: _load(code) for code in LANGUAGES}
+_current: ContextVar[Language] = ContextVar("language", default=_LOADED[ENGLISH])
+
+
+def language_for(locale: object) -> str:
+    """The bot's language for a Discord locale (``interaction.locale``, a
+    ``discord.Locale`` or its code), English for any other."""
+    code = str(getattr(locale, "value", locale) or "")
+    return _DISCORD_LOCALES.get(code, ENGLISH)
+
+
+def language(code: str | None) -> Language:
+    """A loaded language by its code; English for an unknown one."""
+    return _LOADED.get(code or ENGLISH, _LOADED[ENGLISH])
+
+
+def current() -> Language:
+    return _current.get()
+
+
+@contextlib.contextmanager
+def speaking(code: str | None) -> Iterator[Language]:
+    """Draw texts in language ``code`` inside the block (this task only)."""
+    token = _current.set(language(code))
+    try:
+        yield _current.get()
+    finally:
+        _current.reset(token)
+
+
+def use(code: str | None) -> None:
+    """Draw texts in language ``code`` for the rest of this task (one task
+    answers one interaction: nothing to undo)."""
+    _current.set(language(code))
+
+
+def seat_language(table: Table, key: str) -> str:
+    """What seat ``key`` reads the bot in (English for a computer)."""
+    for seat in table.seats:
+        if seat.key == key:
+            return seat.language
+    return ENGLISH
+
+
+def _(message: str, /, **params: object) -> str:
+    """``message`` in the current language, its ``{placeholders}`` filled in."""
+    text = _current.get().translations.gettext(message)
+    return text.format(**params) if params else text
+
+
+def n_(singular: str, plural: str, count: int, /, **params: object) -> str:
+    """The form for ``count`` in the current language; ``{n}`` is the count,
+    written as the language writes numbers."""
+    found = _current.get()
+    text = found.translations.ngettext(singular, plural, count)
+    return text.format(n=number(count), **params)
+
+
+def N_(message: str) -> str:
+    """Marks a message for the catalogues where it is defined; it is translated
+    where it is shown (``_(message)``)."""
+    return message
+
+
+def number(value: float, digits: int = 0) -> str:
+    """A number as the current language writes it (``1,234`` / ``1.234``)."""
+    if digits == 0 and float(value).is_integer():
+        return format_decimal(int(value), locale=_current.get().locale)
+    pattern = "#,##0." + "0" * digits
+    return format_decimal(value, format=pattern, locale=_current.get().locale)
+
+
+def card_text(card: Card) -> str:
+    """A card in text, its rank as the current language writes it (``B♠`` in German)."""
+    return _current.get().card(card)
+
+
+def cards_text(cards: Iterable[Card]) -> str:
+    return " ".join(card_text(card) for card in cards)
