@@ -14,6 +14,7 @@ from flows.restore import restore_tables
 from presentation.card_emoji import sync_card_emoji
 from transport.events import ignore_message_traffic, slim_clicked_messages
 
+from .commands_text import CatalogueTranslator
 from .health import HealthServer
 from .metrics import Metrics
 from .settings import Settings
@@ -85,6 +86,8 @@ class RummyBot(commands.Bot):
             self.game.tasks.spawn(
                 sync_card_emoji(self, db, self.game.faces, self.game.budget), "card-emoji-sync"
             )
+        # Each member sees the commands in their client's language.
+        await self.tree.set_translator(CatalogueTranslator())
         if self.settings.guild_id is not None:
             guild = discord.Object(id=self.settings.guild_id)
             self.tree.copy_global_to(guild=guild)

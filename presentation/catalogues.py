@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
@@ -31,6 +31,9 @@ SOURCES = ("bot.py", "app", "cogs", "flows", "presentation", "tables", "transpor
 KEYWORDS = {"_": None, "n_": (1, 2), "N_": None}
 # Card ranks a language may write otherwise (German B, D, K, A); numbers stay.
 RANK_CONTEXT = "card rank"
+# Messages the code holds in another form (the slash commands' names and
+# descriptions): the message, its context (or None), a note for translators.
+Extra = Iterable[tuple[str, str | None, str]]
 
 
 def _sources() -> Iterator[Path]:
@@ -42,8 +45,8 @@ def _sources() -> Iterator[Path]:
             yield from sorted(path.rglob("*.py"))
 
 
-def template() -> Catalog:
-    """Every message the code marks, with where it is used."""
+def template(extra: Extra = ()) -> Catalog:
+    """Every message the code marks, with where it is used, and ``extra``."""
     catalog = Catalog(domain=DOMAIN, project="Rummy for Discord")
     for path in _sources():
         found = extract_from_file(
@@ -56,6 +59,8 @@ def template() -> Catalog:
     for rank in (1, 11, 12, 13):
         catalog.add(RANK_NAMES[rank], context=RANK_CONTEXT,
                     auto_comments=["A card's rank as printed on it, one or two letters."])
+    for message, context, note in extra:
+        catalog.add(message, context=context, auto_comments=[note] if note else [])
     return catalog
 
 
@@ -101,8 +106,8 @@ def _shown(message: Message) -> str:
     return f"[{message.context}] {text}" if message.context else text
 
 
-def update() -> None:
-    wanted = template()
+def update(extra: Extra = ()) -> None:
+    wanted = template(extra)
     for code in LANGUAGES:
         if code == ENGLISH:
             continue
@@ -111,15 +116,16 @@ def update() -> None:
         write(code, catalog)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m presentation.catalogues")
+def main(argv: Sequence[str] | None = None, extra: Extra = (), prog: str = "") -> int:
+    extra = list(extra)
+    parser = argparse.ArgumentParser(prog=prog or "python -m presentation.catalogues")
     parser.add_argument("command", choices=("update", "check"))
     args = parser.parse_args(argv)
     if args.command == "update":
-        update()
+        update(extra)
         print(f"updated {len(LANGUAGES) - 1} catalogues in {LOCALES}")
         return 0
-    wanted = template()
+    wanted = template(extra)
     failed = False
     for code in LANGUAGES:
         if code == ENGLISH:

@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 from aiohttp import BodyPartReader, web
 
-from . import emojis, layouts, payloads, spec
+from . import command_rules, emojis, layouts, payloads, spec
 from .components import Reason, emoji_errors, limit_errors
 from .faults import FaultInjector
 from .gateway import Gateway
@@ -282,10 +282,21 @@ class RestApi:
     async def list_commands(self, req: Req) -> Answer:
         return 200, list(self.world.commands.get(self._scope(req), {}).values())
 
+    @staticmethod
+    def _check_commands(bodies: list[dict[str, Any]]) -> None:
+        errors: dict[str, Reason] = {}
+        for index, body in enumerate(bodies):
+            errors |= {f"{index}.{path}".rstrip("."): reason
+                       for path, reason in command_rules.command_errors(body).items()}
+        if errors:
+            raise ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", errors)
+
     async def put_commands(self, req: Req) -> Answer:
+        self._check_commands(req.body)
         return 200, self.world.put_commands(self._scope(req), req.body)
 
     async def create_command(self, req: Req) -> Answer:
+        self._check_commands([req.body])
         scope = self._scope(req)
         existed = self.world.find_command(req.body["name"], scope, int(req.body.get("type", 1)))
         record = self.world.upsert_command(scope, req.body)
@@ -297,6 +308,7 @@ class RestApi:
 
     async def edit_command(self, req: Req) -> Answer:
         scope, record = self._command(req)
+        self._check_commands([{**record, **req.body}])
         self.world.delete_command(scope, record)
         return 200, self.world.upsert_command(scope, {**record, **req.body})
 
