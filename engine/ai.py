@@ -1,6 +1,7 @@
 """Computer players: pick the next move from what one seat is allowed to know.
 
-Everything here reads a ``HandView`` and nothing else: the player's own cards, how
+Everything here reads a ``HandView`` (the expert also the hand's public record, which
+holds only what everyone at the table saw) and nothing else: the player's own cards, how
 many cards the others hold, the melds on the table, the discard pile, the size of the
 stock and the house rules. No function ever sees another hand or the order of the
 stock, so a computer seat cannot cheat. Every move returned is one of ``view.legal``.
@@ -19,6 +20,10 @@ Levels:
   next player could meld or lay off, goes out as soon as it can, and otherwise holds
   its melds back (a rummy under ``rummy_bonus = double``, no lay-off spots for the
   others) until an opponent is close to going out or the stock is about to run dry.
+* ``expert`` (``engine.expert``): judges hands as hard does, but also remembers the
+  hand's public record (what each opponent took from the pile, threw away or passed
+  over, and the order of a turned-over stock) and looks ahead over sampled deals of
+  the hidden cards. It reads the view and that record, and nothing else.
 
 ``timeout_action`` is what the bot plays for someone whose turn timer ran out: a
 draw from the stock and a discard of the highest unmatched card, never a meld.
@@ -33,6 +38,7 @@ from enum import StrEnum
 from engine.actions import Action, Discard, DrawStock, LayOff, MeldCards, TakeDiscard
 from engine.cards import SUIT_ORDER, Card
 from engine.errors import RummyError
+from engine.expert import PublicRecord, expert_action
 from engine.handscore import ALL_CARDS as _ALL_CARDS
 from engine.handscore import KIND_LAY_OFF as _KIND_LAY_OFF
 from engine.handscore import KIND_MELD as _KIND_MELD
@@ -57,24 +63,36 @@ class Level(StrEnum):
     RANDOM = "random"
     EASY = "easy"
     HARD = "hard"
+    EXPERT = "expert"
 
 
-def choose_action(view: HandView, level: Level | str, rng: random.Random) -> Action:
+def choose_action(
+    view: HandView,
+    level: Level | str,
+    rng: random.Random,
+    record: PublicRecord | None = None,
+) -> Action:
     """The next single move for ``view.player``, who must be on turn.
 
     Called once per move (draw, each meld or lay-off, then the discard) with a fresh
     view each time. The result is always an element of ``view.legal``, and the same
-    view with a generator in the same state gives the same move.
+    view (and record) with a generator in the same state gives the same move.
+    ``record`` is the hand's public record: only the expert reads it, and without one
+    it knows only what the view shows.
     """
     try:
         chosen = Level(level)
     except ValueError:
-        raise RummyError(f"unknown computer level {level!r}: use random, easy or hard") from None
+        raise RummyError(
+            f"unknown computer level {level!r}: use random, easy, hard or expert"
+        ) from None
     _check_on_turn(view)
     if chosen is Level.RANDOM:
         return _random_action(view, rng)
     if chosen is Level.EASY:
         return _easy_action(view)
+    if chosen is Level.EXPERT and len(view.hand) <= MAX_HARD_HAND:
+        return expert_action(view, record or PublicRecord(), rng)
     return _hard_action(view, HARD)
 
 

@@ -26,9 +26,11 @@ from typing import Any
 
 from engine.ai import Level, choose_action
 from engine.errors import RummyError
+from engine.expert import PublicRecord
 from engine.hand import Hand
 from engine.rules import HouseRules
 from engine.scoring import Termination
+from engine.state import Event
 
 DEFAULT_MATCHUPS: tuple[tuple[Level, Level], ...] = (
     (Level.HARD, Level.EASY),
@@ -82,15 +84,18 @@ def play_hand(
     level_of = dict(zip(players, levels, strict=True))
     rngs = {p: random.Random(f"arena:{seed}:{p}") for p in players}
     hand = Hand.deal(players, rules, dealer, seed)
+    # What everyone at the table saw, as the bot keeps it for its computer seats.
+    events = [Event("deal", players[dealer], hand.discard_pile)]
     moves = 0
     while not hand.is_over:
         player = hand.turn
         assert player is not None
         view = hand.view_for(player)
         start = time.perf_counter()
-        action = choose_action(view, level_of[player], rngs[player])
+        record = PublicRecord.of(events)
+        action = choose_action(view, level_of[player], rngs[player], record)
         tally.times.setdefault(level_of[player], []).append(time.perf_counter() - start)
-        hand.apply(player, action)
+        events += hand.apply(player, action)
         moves += 1
     outcome = hand.outcome
     assert outcome is not None
@@ -177,7 +182,9 @@ def _parse_matchup(text: str) -> tuple[str, str]:
     try:
         return Level(parts[0]).value, Level(parts[1]).value
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: levels are random, easy and hard") from None
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: levels are random, easy, hard and expert"
+        ) from None
 
 
 def _parse_rules(items: Sequence[str]) -> HouseRules:

@@ -33,7 +33,9 @@ class Moves:
         table.fresh_cards.pop(player, None)
         for action in actions:
             held = set(match.hand.hand_of(player))
-            events += match.apply(player, action)
+            applied = match.apply(player, action)
+            table.record(applied)
+            events += applied
             if isinstance(action, DrawStock | TakeDiscard):
                 drawn = set(match.hand.hand_of(player)) - held
                 if drawn:
