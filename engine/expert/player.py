@@ -62,6 +62,7 @@ class ExpertWeights:
     candidates: int = 3
     close_call: float = 4.0
     samples: int = 12
+    expectimax: bool = False
 
 
 EXPERT = ExpertWeights()
@@ -241,6 +242,29 @@ def _expected_stock_draw(
     return total / mass
 
 
+def _expected_after_discard(
+    view: HandView, belief: Belief, danger: Danger, weights: ExpertWeights, card: Card
+) -> float:
+    """The average score of the hand after discarding ``card`` and drawing the next
+    stock card (the known one, or any the stock may hold, by its chance)."""
+    kept = [c for c in view.hand if c != card]
+    if belief.stock is not None:
+        if not belief.stock:
+            return _evaluator(kept, view, belief, weights).best((1 << len(kept)) - 1)
+        return _best_after((*kept, belief.stock[0]), None, view, belief, danger, weights)
+    total = 0.0
+    mass = 0.0
+    for drawn in belief.unknown:
+        p = belief.chance_in_stock(drawn)
+        if p <= 0.0:
+            continue
+        total += p * _best_after((*kept, drawn), None, view, belief, danger, weights)
+        mass += p
+    if mass <= 0.0:
+        return _evaluator(kept, view, belief, weights).best((1 << len(kept)) - 1)
+    return total / mass
+
+
 def _likely_lowest(view: HandView, belief: Belief) -> bool:
     """Whether our count in hand is probably the lowest, counting the cards each
     opponent is known to hold and the average unknown card for the rest."""
@@ -362,7 +386,16 @@ def _choose_discard(
     best_score = scored[0][0]
     close = [card for score, _, card in scored if best_score - score <= weights.close_call]
     close = close[: weights.candidates]
-    if len(close) < 2 or weights.samples <= 0:
+    if len(close) < 2:
+        return scored[0][2]
+    if weights.expectimax:
+        danger = Danger(view, belief, weights)
+        values = {
+            card: _expected_after_discard(view, belief, danger, weights, card) - danger(card)
+            for card in close
+        }
+        return max(close, key=lambda c: values[c])
+    if weights.samples <= 0:
         return scored[0][2]
     points_weight = _points_weight(view, weights)
     return Lookahead(view, belief, weights.score, points_weight, weights.samples).best(close, rng)
