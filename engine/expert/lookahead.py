@@ -27,8 +27,6 @@ __all__ = ["Lookahead", "can_go_out", "completes_meld"]
 # What a deal on which the next player goes out costs a candidate, on the scale of
 # the hand scorer (a card in a meld is worth 10): a lost hand is worse than any hand.
 OUT_COST = 120.0
-# What a deal on which the next player takes the discard into a meld costs.
-TAKE_COST = 12.0
 
 
 def completes_meld(
@@ -76,7 +74,16 @@ _EXACT = HardWeights(near=0.0, single=0.0, points=0.0)
 class Lookahead:
     """Compares candidate discards on the same sampled deals."""
 
-    __slots__ = ("belief", "melds", "next", "points_weight", "samples", "score", "view")
+    __slots__ = (
+        "belief",
+        "melds",
+        "next",
+        "points_weight",
+        "samples",
+        "score",
+        "take_cost",
+        "view",
+    )
 
     def __init__(
         self,
@@ -85,7 +92,10 @@ class Lookahead:
         score: HardWeights,
         points_weight: float,
         samples: int,
+        take_cost: float,
     ) -> None:
+        """``take_cost`` is what a deal costs a candidate when the next player takes
+        it into a meld without going out (the expert's ``danger``)."""
         assert view.player is not None
         self.view = view
         self.belief = belief
@@ -95,6 +105,7 @@ class Lookahead:
         players = view.players
         self.next = players[(players.index(view.player) + 1) % len(players)]
         self.points_weight = points_weight
+        self.take_cost = take_cost
 
     def best(self, candidates: Sequence[Card], rng: random.Random) -> Card:
         """The candidate with the best average over the samples (the first on ties)."""
@@ -110,7 +121,7 @@ class Lookahead:
                     if can_go_out((*theirs, card), card, self.melds, rules):
                         totals[card] -= OUT_COST
                         continue
-                    totals[card] -= TAKE_COST
+                    totals[card] -= self.take_cost
                     drawn = deal.stock[0] if deal.stock else None
                 else:
                     first = deal.stock[0] if deal.stock else None

@@ -49,20 +49,21 @@ class ExpertWeights:
     cards count for certain) and ``lay_off_danger`` when it fits a table meld. The
     discard is taken when it beats the expected stock card by ``take_margin``. Melds
     are held back while every opponent holds more than ``hold_min_opponent_cards``
-    cards (``..._multi`` with 3 or more players). ``candidates`` discards within
+    cards (``..._multi`` with 3 or more players; ``no_bonus_extra`` more under
+    ``rummy_bonus = none``). ``candidates`` discards within
     ``close_call`` of the best are compared by the look-ahead over ``samples`` deals.
     """
 
     score: HardWeights = field(default_factory=HardWeights)
-    danger: float = 12.0
+    danger: float = 8.0
     lay_off_danger: float = 6.0
     take_margin: float = 0.0
     hold_min_opponent_cards: int = 3
     hold_min_opponent_cards_multi: int = 1
+    no_bonus_extra: int = 1
     candidates: int = 3
     close_call: float = 4.0
     samples: int = 12
-    expectimax: bool = False
 
 
 EXPERT = ExpertWeights()
@@ -242,29 +243,6 @@ def _expected_stock_draw(
     return total / mass
 
 
-def _expected_after_discard(
-    view: HandView, belief: Belief, danger: Danger, weights: ExpertWeights, card: Card
-) -> float:
-    """The average score of the hand after discarding ``card`` and drawing the next
-    stock card (the known one, or any the stock may hold, by its chance)."""
-    kept = [c for c in view.hand if c != card]
-    if belief.stock is not None:
-        if not belief.stock:
-            return _evaluator(kept, view, belief, weights).best((1 << len(kept)) - 1)
-        return _best_after((*kept, belief.stock[0]), None, view, belief, danger, weights)
-    total = 0.0
-    mass = 0.0
-    for drawn in belief.unknown:
-        p = belief.chance_in_stock(drawn)
-        if p <= 0.0:
-            continue
-        total += p * _best_after((*kept, drawn), None, view, belief, danger, weights)
-        mass += p
-    if mass <= 0.0:
-        return _evaluator(kept, view, belief, weights).best((1 << len(kept)) - 1)
-    return total / mass
-
-
 def _likely_lowest(view: HandView, belief: Belief) -> bool:
     """Whether our count in hand is probably the lowest, counting the cards each
     opponent is known to hold and the average unknown card for the rest."""
@@ -363,7 +341,7 @@ def _play(
             return Discard(throw)
     if not scored:
         return legal[0]
-    throw = _choose_discard(view, belief, scored, evaluator, rng, weights)
+    throw = _choose_discard(view, belief, scored, rng, weights)
     if not _hold_melds(view, record, evaluator, full & ~evaluator.bit(throw), weights):
         groups = [g for g in evaluator.split(full & ~evaluator.bit(throw)) if g.played]
         groups.sort(key=lambda g: (g.kind == KIND_LAY_OFF, -len(g.played)))
@@ -378,7 +356,6 @@ def _choose_discard(
     view: HandView,
     belief: Belief,
     scored: list[tuple[float, tuple[int, int, int], Card]],
-    evaluator: Evaluator,
     rng: random.Random,
     weights: ExpertWeights,
 ) -> Card:
@@ -388,17 +365,13 @@ def _choose_discard(
     close = close[: weights.candidates]
     if len(close) < 2:
         return scored[0][2]
-    if weights.expectimax:
-        danger = Danger(view, belief, weights)
-        values = {
-            card: _expected_after_discard(view, belief, danger, weights, card) - danger(card)
-            for card in close
-        }
-        return max(close, key=lambda c: values[c])
     if weights.samples <= 0:
         return scored[0][2]
     points_weight = _points_weight(view, weights)
-    return Lookahead(view, belief, weights.score, points_weight, weights.samples).best(close, rng)
+    lookahead = Lookahead(
+        view, belief, weights.score, points_weight, weights.samples, weights.danger
+    )
+    return lookahead.best(close, rng)
 
 
 def _hold_melds(
@@ -423,6 +396,10 @@ def _hold_melds(
         if len(view.players) == 2
         else weights.hold_min_opponent_cards_multi
     )
+    if rules.rummy_bonus is RummyBonus.NONE:
+        # No bonus to wait for: holding only keeps lay-off spots from the others,
+        # so the melds go down a little sooner.
+        limit += weights.no_bonus_extra
     if (
         view.melded_this_turn > 0
         or _endgame(view)
