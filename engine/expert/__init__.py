@@ -7,7 +7,12 @@ discards on those deals, and ``player`` decides.
 """
 
 from engine.expert.player import EXPERT, ExpertWeights, expert_action
-from engine.expert.record import PublicRecord, events_from_data, events_to_data
+from engine.expert.record import (
+    PublicRecord,
+    events_from_data,
+    events_to_data,
+    record_of_moves,
+)
 
 __all__ = [
     "EXPERT",
@@ -16,4 +21,5 @@ __all__ = [
     "events_from_data",
     "events_to_data",
     "expert_action",
+    "record_of_moves",
 ]

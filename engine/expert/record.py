@@ -9,7 +9,9 @@ if it is handed one. The match's running totals are public too: they come along 
 computer can play for the match rather than for the hand.
 
 Events are stored as plain JSON data by whoever keeps the table (``events_to_data``
-and ``events_from_data``), so the memory survives a restart.
+and ``events_from_data``), so the memory survives a restart. Where the moves of the
+hand are kept instead (a replay file, a taped hand), ``record_of_moves`` plays them
+again from the deal and keeps only what the table saw.
 """
 
 from __future__ import annotations
@@ -18,11 +20,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.actions import Action
 from engine.cards import Card
 from engine.errors import RummyError
+from engine.hand import Hand
 from engine.state import Event
 
-__all__ = ["PUBLIC_KINDS", "PublicRecord", "events_from_data", "events_to_data"]
+__all__ = [
+    "PUBLIC_KINDS",
+    "PublicRecord",
+    "events_from_data",
+    "events_to_data",
+    "record_of_moves",
+]
 
 # Event kinds whose cards everybody sees; the other kinds are kept without cards.
 _CARDS_SHOWN = frozenset({"deal", "take_discard", "meld", "lay_off", "discard"})
@@ -99,3 +109,23 @@ def events_from_data(data: object) -> list[Event]:
             raise RummyError("an event's cards must be a list of card codes")
         events.append(_public(Event(kind, player, tuple(Card.parse(c) for c in codes), meld)))
     return events
+
+
+def record_of_moves(
+    dealt: Hand,
+    moves: Iterable[tuple[str, Action]],
+    totals: Mapping[str, int] | None = None,
+    hand_number: int = 1,
+) -> PublicRecord:
+    """The public record of a hand given as dealt and the moves made since.
+
+    The moves are played again on a copy of ``dealt`` (which is left as it was), and
+    only what every player saw is kept: the card turned up at the deal and the events
+    of the moves, each cut down as ``PublicRecord.of`` cuts it. Raises like
+    ``Hand.apply`` on a move the hand refuses.
+    """
+    hand = dealt.copy()
+    events = [Event("deal", hand.players[hand.dealer], hand.discard_pile)]
+    for player, action in moves:
+        events += hand.apply(player, action)
+    return PublicRecord.of(events, totals, hand_number)

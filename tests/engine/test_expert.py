@@ -24,7 +24,7 @@ from engine import (
     TakeDiscard,
 )
 from engine.ai import Level, choose_action
-from engine.expert import PublicRecord, events_from_data, events_to_data
+from engine.expert import PublicRecord, events_from_data, events_to_data, record_of_moves
 from engine.expert.memory import recall
 
 from .helpers import card, cards, position
@@ -96,6 +96,22 @@ def test_memory_follows_what_an_opponent_took_played_and_passed_over() -> None:
     assert memory.held["you"] == frozenset({card("5S")})
     assert memory.shunned["you"] == frozenset(cards("9H KC 8D"))
     assert memory.stock is None  # a stock dealt from a shuffle: nobody knows its order
+
+
+def test_a_record_rebuilt_from_the_moves_is_the_one_kept_during_play() -> None:
+    hand = Hand.deal(["ann", "bob"], HouseRules(empty_stock=EmptyStock.TURN_OVER), 0, 99)
+    dealt = hand.copy()
+    table = Table(hand)
+    moves: list[tuple[str, Action]] = []
+    rng = random.Random(1)
+    while not hand.is_over:
+        player = hand.turn
+        assert player is not None
+        action = choose_action(hand.view_for(player), Level.HARD, rng)
+        moves.append((player, action))
+        table.play(player, action)
+    assert record_of_moves(dealt, moves) == table.record()
+    assert dealt.to_dict() == Hand.deal(["ann", "bob"], hand.rules, 0, 99).to_dict()
 
 
 # --- only public information ------------------------------------------------------------------
