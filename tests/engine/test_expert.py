@@ -164,7 +164,7 @@ def test_hidden_cards_never_change_the_experts_decision(players: int) -> None:
 
 
 # --- memory at work ----------------------------------------------------------------------------
-def issue_position() -> Table:
+def collected_queens_position() -> Table:
     """The opponent openly took Q♠, then Q♥; I hold A♦ A♥ A♠ 5♦ 6♦ 7♦ 7♥ 8♣ 10♣ 10♠ Q♦
     and must discard. Q♣, J♦, K♦ lie in the pile: for a player who forgets the two
     queens, Q♦ completes nothing any more."""
@@ -190,7 +190,7 @@ def issue_position() -> Table:
 
 
 def test_the_expert_does_not_hand_over_a_card_that_completes_a_collected_set() -> None:
-    table = issue_position()
+    table = collected_queens_position()
     view = table.hand.view_for("me")
     # Q♦ is the highest loose card: a player who forgets throws it.
     assert choose_action(view, Level.HARD, random.Random(0)) == Discard(card("QD"))
@@ -205,7 +205,7 @@ def test_the_expert_does_not_hand_over_a_card_that_completes_a_collected_set() -
 def test_without_the_record_the_queen_looks_safe() -> None:
     """The same position with a record that starts after the pick-ups: the expert then
     knows no more than its view, and the memory test above is not passed by luck."""
-    table = issue_position()
+    table = collected_queens_position()
     blind = PublicRecord.of(table.events[-1:])
     chosen = table.expert("me", 0, record=blind)
     assert chosen == Discard(card("QD"))
