@@ -1,17 +1,18 @@
 """Arena: the computer levels play one another, and the results are printed.
 
     python -m engine.arena [--hands N] [--players 2 4 6] [--seed S]
-                           [--matchups hard:easy easy:random hard:random] [--rule NAME=VALUE ...]
+                           [--matchups expert:hard hard:easy ...] [--rule NAME=VALUE ...]
 
 For every player count and every matchup A:B, plays N seeded hands. Seats alternate
 A, B, A, B ... and every deal is played twice, the second time with the levels moved
 one seat round, so neither level profits from a lucky deal or from moving first; the
 dealer moves one seat each deal. A level *wins* a hand when one of its seats is among
 the hand's winners. For each level it prints the share of hands won with a 95% Wilson
-interval, the average points a seat of that level scored per hand, and how long one
-decision (one ``choose_action`` call) took: mean and 99th percentile.
-Not a test: it asserts nothing, it only reports (the checks of issue 6 are printed at
-the end).
+interval, the average points a seat of that level scored per hand with a 95% interval,
+and how long one decision (one ``choose_action`` call) took: median and 99th
+percentile. The computer seats get the hand's public record as the bot keeps it, so the
+expert plays with its memory. Not a test: it asserts nothing, it only reports (the
+benchmarks the levels are held to are printed at the end).
 """
 
 from __future__ import annotations
@@ -26,11 +27,14 @@ from typing import Any
 
 from engine.ai import Level, choose_action
 from engine.errors import RummyError
+from engine.expert import PublicRecord
 from engine.hand import Hand
 from engine.rules import HouseRules
 from engine.scoring import Termination
+from engine.state import Event
 
 DEFAULT_MATCHUPS: tuple[tuple[Level, Level], ...] = (
+    (Level.EXPERT, Level.HARD),
     (Level.HARD, Level.EASY),
     (Level.EASY, Level.RANDOM),
     (Level.HARD, Level.RANDOM),
@@ -44,6 +48,9 @@ class Tally:
     hands: int = 0
     wins: dict[str, int] = field(default_factory=dict)
     points: dict[str, int] = field(default_factory=dict)
+    # Per hand, the average points of the level's seats, squared and summed: with
+    # ``points`` it gives the spread for the interval on average points.
+    points_squared: dict[str, float] = field(default_factory=dict)
     seat_hands: dict[str, int] = field(default_factory=dict)
     times: dict[str, list[float]] = field(default_factory=dict)
     nobody_out: int = 0
@@ -56,7 +63,7 @@ class Tally:
         self.nobody_out += other.nobody_out
         self.shared += other.shared
         self.moves += other.moves
-        for name in ("wins", "points", "seat_hands"):
+        for name in ("wins", "points", "points_squared", "seat_hands"):
             mine: dict[str, int] = getattr(self, name)
             for level, value in getattr(other, name).items():
                 mine[level] = mine.get(level, 0) + value
@@ -82,15 +89,18 @@ def play_hand(
     level_of = dict(zip(players, levels, strict=True))
     rngs = {p: random.Random(f"arena:{seed}:{p}") for p in players}
     hand = Hand.deal(players, rules, dealer, seed)
+    # What everyone at the table saw, as the bot keeps it for its computer seats.
+    events = [Event("deal", players[dealer], hand.discard_pile)]
     moves = 0
     while not hand.is_over:
         player = hand.turn
         assert player is not None
         view = hand.view_for(player)
         start = time.perf_counter()
-        action = choose_action(view, level_of[player], rngs[player])
+        record = PublicRecord.of(events)
+        action = choose_action(view, level_of[player], rngs[player], record)
         tally.times.setdefault(level_of[player], []).append(time.perf_counter() - start)
-        hand.apply(player, action)
+        events += hand.apply(player, action)
         moves += 1
     outcome = hand.outcome
     assert outcome is not None
@@ -107,6 +117,10 @@ def play_hand(
         level = level_of[p]
         tally.points[level] = tally.points.get(level, 0) + outcome.scores[p]
         tally.seat_hands[level] = tally.seat_hands.get(level, 0) + 1
+    for level in set(levels):
+        seats = [p for p in players if level_of[p] == level]
+        average = sum(outcome.scores[p] for p in seats) / len(seats)
+        tally.points_squared[level] = tally.points_squared.get(level, 0.0) + average * average
 
 
 def run_matchup(
@@ -138,6 +152,17 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def mean_interval(total: float, squares: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """A normal 95% interval for a mean, from the sum and the sum of squares of ``n``
+    values (each hand counts once, as its seats' points are not independent)."""
+    if n < 2:
+        return -math.inf, math.inf
+    mean = total / n
+    variance = max(0.0, (squares - n * mean * mean) / (n - 1))
+    half = z * math.sqrt(variance / n)
+    return mean - half, mean + half
+
+
 def percentile(values: Sequence[float], fraction: float) -> float:
     """The value below which ``fraction`` of ``values`` lie (0.0 for no values)."""
     ordered = sorted(values)
@@ -147,25 +172,35 @@ def percentile(values: Sequence[float], fraction: float) -> float:
 
 
 def report(levels: tuple[str, str], players: int, tally: Tally, seconds: float) -> list[str]:
-    """The printed lines for one matchup: a summary, then one row per level."""
+    """The printed lines for one matchup: a summary, then one row per level.
+
+    Average points are per seat and hand, with a 95% interval over hands; decision
+    times are the median and the 99th percentile of one ``choose_action`` call.
+    """
     lines = [
         f"{players} players, {levels[0]} vs {levels[1]}: {tally.hands} hands"
         f" ({tally.moves / max(1, tally.hands):.0f} moves a hand, {tally.nobody_out} ended"
         f" with nobody out, {tally.shared} won by both levels) in {seconds:.1f} s",
         f"  {'level':<7} {'seats':>5} {'hands won':>9} {'win rate':>8}  {'95% CI':<16}"
-        f" {'avg points':>10}  {'decision mean':>13} {'p99':>9}",
+        f" {'avg points':>10}  {'95% CI':<14} {'decision median':>15} {'p99':>9}",
     ]
     for level in dict.fromkeys(levels):
         won = tally.wins.get(level, 0)
         low, high = wilson(won, tally.hands)
         points = tally.points.get(level, 0) / max(1, tally.seat_hands.get(level, 0))
-        times = tally.times.get(level, [])
-        mean = sum(times) / len(times) if times else 0.0
         seats = tally.seat_hands.get(level, 0) / max(1, tally.hands)
+        # Per hand the level's seats average ``points`` * seats / seats: the interval
+        # is on that per-hand average.
+        p_low, p_high = mean_interval(
+            points * tally.hands, tally.points_squared.get(level, 0.0), tally.hands
+        )
+        times = tally.times.get(level, [])
         interval = f"[{low:.1%}, {high:.1%}]"
+        points_interval = f"[{p_low:.1f}, {p_high:.1f}]"
         lines.append(
             f"  {level:<7} {seats:>5.1f} {won:>9} {won / max(1, tally.hands):>8.1%}  {interval:<16}"
-            f" {points:>10.1f}  {mean * 1e3:>10.3f} ms {percentile(times, 0.99) * 1e3:>6.3f} ms"
+            f" {points:>10.1f}  {points_interval:<14}"
+            f" {percentile(times, 0.5) * 1e3:>12.3f} ms {percentile(times, 0.99) * 1e3:>6.3f} ms"
         )
     return lines
 
@@ -177,7 +212,9 @@ def _parse_matchup(text: str) -> tuple[str, str]:
     try:
         return Level(parts[0]).value, Level(parts[1]).value
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: levels are random, easy and hard") from None
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: levels are random, easy, hard and expert"
+        ) from None
 
 
 def _parse_rules(items: Sequence[str]) -> HouseRules:
@@ -219,6 +256,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     print(f"house rules: {shown}; seed {args.seed}; {args.hands} hands per matchup")
     heads_up: dict[tuple[str, str], Tally] = {}
+    four_players: dict[tuple[str, str], Tally] = {}
+    decision_times: dict[str, list[float]] = {}
     started = time.perf_counter()
     for players in args.players:
         for levels in args.matchups:
@@ -226,10 +265,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             tally = run_matchup(levels, players, rules, args.hands, args.seed)
             if players == 2:
                 heads_up[levels] = tally
+            if players == 4 and "expert" in levels:
+                four_players[levels] = tally
+            for level, times in tally.times.items():
+                decision_times.setdefault(level, []).extend(times)
             print("\n".join(report(levels, players, tally, time.perf_counter() - begin)))
             print(flush=True)
     print(f"total {time.perf_counter() - started:.0f} s")
-    for (a, b), wanted in ((("hard", "easy"), 0.60), (("easy", "random"), 0.5)):
+    for (a, b), wanted in (
+        (("expert", "hard"), 0.60),
+        (("hard", "easy"), 0.60),
+        (("easy", "random"), 0.5),
+    ):
         pair = heads_up.get((a, b))
         if pair is None:
             continue
@@ -239,6 +286,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(
             f"{a} beats {b} heads-up (needs >= {wanted:.0%} over >= 2000 hands):"
             f" {rate:.1%} (95% CI from {low:.1%}) over {pair.hands} hands -> {verdict}"
+        )
+    for (a, b), tally in four_players.items():
+        mine = tally.points.get(a, 0) / max(1, tally.seat_hands.get(a, 0))
+        theirs = tally.points.get(b, 0) / max(1, tally.seat_hands.get(b, 0))
+        verdict = "yes" if mine > theirs else "NO"
+        print(
+            f"{a} ahead of {b} on average points in 4-player hands:"
+            f" {mine:.1f} against {theirs:.1f} over {tally.hands} hands -> {verdict}"
+        )
+    for level, times in sorted(decision_times.items()):
+        print(
+            f"{level} decision time over {len(times)} decisions: median"
+            f" {percentile(times, 0.5) * 1e3:.2f} ms, p99 {percentile(times, 0.99) * 1e3:.2f} ms"
         )
     return 0
 

@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 # A computer turn is a draw, some melds/lay-offs and a discard; this bound only
 # guards against a faulty strategy that never ends its turn.
 MAX_ACTIONS_PER_TURN = 40
+# Levels whose decisions take long enough to be made off the event loop.
+THINKING_LEVELS = frozenset({"expert"})
 # After a computer or timeout move could not be saved, try again this much later.
 RETRY_AFTER_NOT_SAVED = 5.0
 
@@ -139,11 +141,11 @@ class Automation:
                 level = seat.level if seat.user_id is None else "easy"
                 async with self.work.change(table) as change:
                     try:
-                        self._play_turn(table, seat.key, level or "easy")
+                        await self._play_turn(table, seat.key, level or "easy")
                     except RummyError:
                         log.exception("computer strategy made an illegal move; playing it safe")
                         change.roll_back()
-                        self._play_turn(table, seat.key, "timeout")
+                        await self._play_turn(table, seat.key, "timeout")
                     await change.save()
         except NotSaved:
             log.error("computer move not saved in channel %s; retrying soon", table.channel_id)
@@ -153,7 +155,7 @@ class Automation:
         except Exception:
             log.exception("computer turn failed in channel %s", table.channel_id)
 
-    def _play_turn(self, table: Table, key: str, level: str) -> None:
+    async def _play_turn(self, table: Table, key: str, level: str) -> None:
         """Play one whole turn for ``key``, one engine action at a time."""
         match = table.match
         assert match is not None
@@ -163,9 +165,18 @@ class Automation:
             view = match.hand.view_for(key)
             if match.hand_number != hand_number or view.turn != key:
                 return
-            action: Action = (
-                timeout_action(view) if level == "timeout" else choose_action(view, level, rng)
-            )
+            action: Action
+            if level == "timeout":
+                action = timeout_action(view)
+            elif level in THINKING_LEVELS:
+                # Its look-ahead takes milliseconds: think in a worker thread so the
+                # other tables' clicks are answered meanwhile. The view and the
+                # record are snapshots, and the table stays locked.
+                action = await asyncio.to_thread(
+                    choose_action, view, level, rng, table.public_record()
+                )
+            else:
+                action = choose_action(view, level, rng, table.public_record())
             self.moves.apply(table, key, [action], by_human=False)
         raise RummyError("the computer player did not finish its turn")
 
@@ -188,7 +199,7 @@ class Automation:
                 assert seat is not None
                 async with self.work.change(table) as change:
                     seat.missed_turns += 1
-                    self._play_turn(table, seat.key, "timeout")
+                    await self._play_turn(table, seat.key, "timeout")
                     table.note(f"{seat.name} ran out of time: the bot played that turn", seat.key)
                     taken = seat.missed_turns >= MISSED_TURNS_BEFORE_AUTOPILOT
                     if taken:

@@ -28,7 +28,7 @@ from .router import Handlers, refuse
 log = logging.getLogger(__name__)
 
 COMPUTER_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Claude")
-COMPUTER_LEVELS = ("easy", "hard")
+COMPUTER_LEVELS = ("easy", "hard", "expert")
 
 # What the public table needs: a game started without them would break at
 # the first edit or at the next hand (interaction answers need none of them).

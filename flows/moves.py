@@ -35,8 +35,10 @@ class Moves:
         for action in actions:
             held = set(match.hand.hand_of(player))
             tape = current_tape(table)
-            events += match.apply(player, action)
+            applied = match.apply(player, action)
             add_move(table, tape, player, action)
+            table.record(applied)
+            events += applied
             if isinstance(action, DrawStock | TakeDiscard):
                 drawn = set(match.hand.hand_of(player)) - held
                 if drawn:

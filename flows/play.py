@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import random
 import time
@@ -295,7 +296,10 @@ class Play:
         if view.turn != seat.key:
             raise Refusal("Hints are for your own turn.")
         rng = random.Random(f"{table.seed}:{table.hand_number}:{len(table.hand_log)}:{seat.key}")
-        advice = choose_action(view, "hard", rng)
+        # The strongest level, thinking off the event loop (see flows.automation).
+        advice = await asyncio.to_thread(
+            choose_action, view, "expert", rng, table.public_record()
+        )
         table.selections[seat.key] = [card.code for card in _cards_of(advice)]
         await self.show_in_place(interaction, table, f"💡 Hint: {render.advice(advice, view)}")
 

@@ -106,6 +106,9 @@ def lobby_controls(table: Table, *, computers: bool = True) -> Controls:
         [
             button(actions.ADD_COMPUTER.id(ch, "easy"), "Add computer (easy)", disabled=full),
             button(actions.ADD_COMPUTER.id(ch, "hard"), "Add computer (hard)", disabled=full),
+            button(
+                actions.ADD_COMPUTER.id(ch, "expert"), "Add computer (expert)", disabled=full
+            ),
             button(actions.REMOVE_COMPUTER.id(ch), "Remove computer"),
         ],
     )

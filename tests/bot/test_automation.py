@@ -43,6 +43,32 @@ async def test_one_human_plays_a_match_against_computers(server: Server, launch:
     assert [row.user_id for row in board.rows] == [server.ann.id]  # computers are not ranked
 
 
+async def test_an_expert_computer_plays_from_the_public_record(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch()
+    ann = server.player(server.ann)
+    ann.settle = bot.game.tasks.wait_idle
+    lobby = await server.ann.slash(server.channel, "rummy start", hands=1, turn_timeout=0)
+    await server.ann.click(lobby.message, label="Add computer (expert)")
+    await server.ann.click(lobby.message, label="Start")
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.match is not None
+    assert [seat.level for seat in table.seats] == [None, "expert"]
+    for _ in range(300):
+        await bot.game.tasks.wait_idle()
+        if table.match.hand.is_over:
+            break
+        assert table.match.hand.turn == ann.key, "the expert's turn was not played"
+        await play_simple_turn(ann, bot)
+    else:
+        raise AssertionError("the hand did not end")
+    events = table.hand_events
+    assert events[0].kind == "deal" and events[-1].kind == "hand_over"
+    assert any(event.player == "cpu1" and event.kind == "discard" for event in events)
+    assert all(not event.cards for event in events if event.kind == "draw_stock")
+
+
 async def test_timeouts_hand_the_seat_to_a_computer_until_taken_back(
     server: Server, launch: LaunchBot
 ) -> None:

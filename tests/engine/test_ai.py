@@ -218,7 +218,7 @@ def test_hidden_cards_do_not_change_the_choice() -> None:
 def test_unknown_level_and_wrong_turn_are_refused() -> None:
     hand = Hand.deal(["a", "b"], HouseRules(), 0, 1)
     with pytest.raises(RummyError, match="unknown computer level"):
-        choose_action(hand.view_for("b"), "expert", random.Random(0))
+        choose_action(hand.view_for("b"), "grandmaster", random.Random(0))
     with pytest.raises(RummyError, match="its turn"):
         choose_action(hand.view_for("a"), Level.EASY, random.Random(0))
     with pytest.raises(RummyError, match="its turn"):

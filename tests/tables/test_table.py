@@ -105,3 +105,33 @@ async def test_no_view_is_kept_while_a_change_may_still_be_undone() -> None:
     async with table.lock:
         during = table.view_of("1")
         assert table.view_of("1") is not during
+
+
+def test_the_hand_record_survives_a_save_and_a_roll_back() -> None:
+    table = playing_table()
+    assert table.match is not None
+    table.new_hand_log("Hand 1: Ann dealt")
+    upcard = table.match.hand.discard_top
+    assert upcard is not None
+    turn = table.match.hand.turn
+    assert turn is not None
+    snapshot = table.snapshot()
+    table.record(table.match.apply(turn, DrawStock()))
+    kinds = [event.kind for event in table.hand_events]
+    assert kinds == ["deal", "draw_stock"]
+    assert table.hand_events[0].cards == (upcard,)
+    assert table.hand_events[1].cards == ()  # the drawn card stays secret
+    again = Table.from_dict(json.loads(json.dumps(table.to_dict())))
+    assert again.hand_events == table.hand_events
+    assert again.public_record().events == table.public_record().events
+    table.restore(snapshot)
+    assert [event.kind for event in table.hand_events] == ["deal"]
+
+
+def test_a_table_saved_before_the_record_loads_with_an_empty_one() -> None:
+    table = playing_table()
+    saved = table.to_dict()
+    saved.pop("hand_events")
+    again = Table.from_dict(saved)
+    assert again.hand_events == []
+    assert again.public_record().events == ()
