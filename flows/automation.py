@@ -12,7 +12,7 @@ import logging
 import random
 import time
 
-from engine import Action, RummyError
+from engine import Action, HandView, RummyError
 from engine.ai import choose_action, timeout_action
 from presentation.hand_messages import HandMessages
 from presentation.notify import Notifier
@@ -27,6 +27,7 @@ from tables import (
     TableRegistry,
     TableWork,
 )
+from tables.tapes import public_record
 
 from .config import GameConfig
 from .moves import Moves
@@ -42,6 +43,11 @@ THINKING_LEVELS = frozenset({"expert"})
 RETRY_AFTER_NOT_SAVED = 5.0
 
 TurnMarker = tuple[int, str, float | None]
+
+
+def think(table: Table, view: HandView, level: str, rng: random.Random) -> Action:
+    """A computer's move with the hand's public record (on a worker thread)."""
+    return choose_action(view, level, rng, public_record(table))
 
 
 class Automation:
@@ -172,11 +178,9 @@ class Automation:
                 # Its look-ahead takes milliseconds: think in a worker thread so the
                 # other tables' clicks are answered meanwhile. The view and the
                 # record are snapshots, and the table stays locked.
-                action = await asyncio.to_thread(
-                    choose_action, view, level, rng, table.public_record()
-                )
+                action = await asyncio.to_thread(think, table, view, level, rng)
             else:
-                action = choose_action(view, level, rng, table.public_record())
+                action = choose_action(view, level, rng)
             self.moves.apply(table, key, [action], by_human=False)
         raise RummyError("the computer player did not finish its turn")
 

@@ -37,7 +37,6 @@ class Moves:
             tape = current_tape(table)
             applied = match.apply(player, action)
             add_move(table, tape, player, action)
-            table.record(applied)
             events += applied
             if isinstance(action, DrawStock | TakeDiscard):
                 drawn = set(match.hand.hand_of(player)) - held

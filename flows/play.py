@@ -19,7 +19,6 @@ from engine import (
     Phase,
     TakeDiscard,
 )
-from engine.ai import choose_action
 from presentation import actions, render
 from presentation.actions import ComponentId
 from presentation.card_emoji import CardFaces
@@ -34,6 +33,7 @@ from transport import callbacks
 from transport.handles import InteractionHandle
 from transport.private import Interaction
 
+from .automation import think
 from .moves import Moves
 from .prefs import PREF_NAMES, PlayerPrefs
 from .router import AfterLock, Handlers, refuse, seat_of, tell_closed_dms
@@ -297,9 +297,7 @@ class Play:
             raise Refusal("Hints are for your own turn.")
         rng = random.Random(f"{table.seed}:{table.hand_number}:{len(table.hand_log)}:{seat.key}")
         # The strongest level, thinking off the event loop (see flows.automation).
-        advice = await asyncio.to_thread(
-            choose_action, view, "expert", rng, table.public_record()
-        )
+        advice = await asyncio.to_thread(think, table, view, "expert", rng)
         table.selections[seat.key] = [card.code for card in _cards_of(advice)]
         await self.show_in_place(interaction, table, f"💡 Hint: {render.advice(advice, view)}")
 

@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from engine import Event, HandView, HouseRules, Match
-from engine.expert import PublicRecord, events_from_data, events_to_data
+from engine import HandView, HouseRules, Match
 
 from .lock import TableLock
 
@@ -47,7 +46,6 @@ RESTORED = (
     "match",
     "log",
     "hand_log",
-    "hand_events",
     "fresh_cards",
     "last_human_action",
     "turn_deadline",
@@ -70,7 +68,6 @@ def _copy_state(state: dict[str, Any]) -> dict[str, Any]:
     copied["match"] = None if state["match"] is None else state["match"].copy()
     copied["log"] = deque(state["log"], maxlen=LOG_LINES)
     copied["hand_log"] = deque(state["hand_log"], maxlen=HAND_LOG_LINES)
-    copied["hand_events"] = list(state["hand_events"])
     copied["fresh_cards"] = dict(state["fresh_cards"])
     copied["selections"] = {key: list(codes) for key, codes in state["selections"].items()}
     copied["sort_modes"] = dict(state["sort_modes"])
@@ -177,9 +174,6 @@ class Table:
     hand_log: deque[tuple[str | None, str]] = field(
         default_factory=lambda: deque(maxlen=HAND_LOG_LINES)
     )
-    # This hand's public events, all of them: the computer players' memory (only
-    # what every seat saw; a card drawn from the stock is never in it).
-    hand_events: list[Event] = field(default_factory=list)
     created_at: float = field(default_factory=time.time)
     last_human_action: float = field(default_factory=time.time)
     turn_deadline: float | None = None
@@ -237,29 +231,11 @@ class Table:
         self.hand_log.append((by, line))
 
     def new_hand_log(self, line: str) -> None:
-        """Start the logs of a new hand with its first line, and its public record
-        with the deal (the card turned up to start the discard pile)."""
+        """Start the logs of a new hand with its first line."""
         self.log.clear()
         self.hand_log.clear()
         self.fresh_cards.clear()
         self.note(line)
-        self.hand_events.clear()
-        if self.match is not None:
-            hand = self.match.hand
-            self.hand_events.append(Event("deal", hand.players[hand.dealer], hand.discard_pile))
-
-    def record(self, events: list[Event]) -> None:
-        """Add a move's events to the hand's public record."""
-        self.hand_events.extend(events)
-
-    def public_record(self) -> PublicRecord:
-        """What every seat has seen of this hand, and the match totals before it."""
-        assert self.match is not None
-        totals = self.match.totals
-        outcome = self.match.hand.outcome
-        if outcome is not None:
-            totals = {p: total - outcome.scores[p] for p, total in totals.items()}
-        return PublicRecord.of(self.hand_events, totals, self.match.hand_number)
 
     # --- seats -----------------------------------------------------------
     def seat_of_user(self, user_id: int) -> Seat | None:
@@ -310,7 +286,6 @@ class Table:
             "match": None if self.match is None else self.match.to_dict(),
             "log": list(self.log),
             "hand_log": [[by, line] for by, line in self.hand_log],
-            "hand_events": events_to_data(self.hand_events),
             "created_at": self.created_at,
             "last_human_action": self.last_human_action,
             "turn_deadline": self.turn_deadline,
@@ -352,7 +327,6 @@ class Table:
             ),
             # Tables saved before the record was kept start it empty: the computers
             # then know only what they see.
-            hand_events=events_from_data(data.get("hand_events", [])),
             created_at=float(data["created_at"]),
             last_human_action=float(data["last_human_action"]),
             turn_deadline=(

@@ -12,7 +12,8 @@ from typing import Any
 
 from db import HandMoves
 from engine import Action, Hand
-from engine.tape import encode_move
+from engine.expert import PublicRecord, record_of_moves
+from engine.tape import encode_move, parse_moves
 
 from .table import Table
 
@@ -57,3 +58,26 @@ def finished_tapes(table: Table) -> dict[int, HandMoves]:
         for tape in table.tapes
         if int(tape["hand"]) <= finished
     }
+
+
+def public_record(table: Table) -> PublicRecord:
+    """What every seat has seen of the current hand (from its tape), and the
+    match totals before it: the expert computer's memory. Replays the hand's
+    moves, so it is worked out off the event loop, with the table locked. A hand
+    under way before taping began has an empty record."""
+    match = table.match
+    assert match is not None
+    totals = match.totals
+    outcome = match.hand.outcome
+    if outcome is not None:
+        totals = {p: total - outcome.scores[p] for p, total in totals.items()}
+    number = match.hand_number
+    tape = table.tapes[-1] if table.tapes and table.tapes[-1]["hand"] == number else None
+    if tape is None:
+        hand = match.hand
+        if hand == Hand.deal(match.players, match.rules, hand.dealer, hand.seed):
+            return record_of_moves(hand, [], totals, number)  # nobody has moved yet
+        return PublicRecord.of([], totals, number)
+    dealt = Hand.deal(match.players, match.rules, int(tape["dealer"]), int(tape["seed"]))
+    moves = parse_moves(match.players, str(tape["moves"]))
+    return record_of_moves(dealt, moves, totals, number)

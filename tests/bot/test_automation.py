@@ -6,6 +6,8 @@ import asyncio
 import dataclasses
 import time
 
+from tables.tapes import public_record
+
 from .conftest import FAST, LaunchBot, Server, StopBot
 from .harness import TablePlayer, play_simple_turn, table_message
 from .test_play import start_game
@@ -63,7 +65,7 @@ async def test_an_expert_computer_plays_from_the_public_record(
         await play_simple_turn(ann, bot)
     else:
         raise AssertionError("the hand did not end")
-    events = table.hand_events
+    events = public_record(table).events
     assert events[0].kind == "deal" and events[-1].kind == "hand_over"
     assert any(event.player == "cpu1" and event.kind == "discard" for event in events)
     assert all(not event.cards for event in events if event.kind == "draw_stock")
