@@ -14,7 +14,7 @@ from engine import HouseRules, Match
 from presentation import actions
 from presentation.actions import ComponentId
 from presentation.card_emoji import CardFaces
-from presentation.i18n import _, current, n_, speaking
+from presentation.i18n import N_, _, current, n_, speaking
 from presentation.notify import Notifier
 from presentation.table_message import cancelled_layout, lobby_layout, playing_layout
 from tables import MAX_SEATS, MIN_SEATS, NotSaved, Refusal, Seat, Stage, Table, TableWork
@@ -32,10 +32,11 @@ COMPUTER_LEVELS = ("easy", "hard")
 
 # What the public table needs: a game started without them would break at
 # the first edit or at the next hand (interaction answers need none of them).
+# Named as Discord's settings name them (in the member's language there too).
 NEEDED_PERMISSIONS = {
-    "view_channel": "View Channel",
-    "send_messages": "Send Messages",
-    "read_message_history": "Read Message History",
+    "view_channel": N_("View Channel"),
+    "send_messages": N_("Send Messages"),
+    "read_message_history": N_("Read Message History"),
 }
 
 
@@ -170,7 +171,6 @@ class Lobby:
             return False
         missing = missing_permissions(interaction.app_permissions)
         if missing:
-            # Discord's own names of the permissions, as its settings show them.
             await refuse(
                 interaction,
                 n_(
@@ -179,7 +179,7 @@ class Lobby:
                     "I can't run a game in this channel: I need the {permissions} permissions "
                     "here. Ask a server admin to grant them, then try again.",
                     len(missing),
-                    permissions=", ".join(missing),
+                    permissions=", ".join(_(label) for label in missing),
                 ),
             )
             return False
