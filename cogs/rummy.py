@@ -15,7 +15,8 @@ from discord.ext import commands
 from engine import RULE_OPTIONS, RuleOption, RummyError
 from flows.game import Game
 from flows.router import RESTARTING, Observer, refuse
-from presentation.i18n import LANGUAGES, use
+from presentation.explain import explain
+from presentation.i18n import LANGUAGES, N_, _, use
 from presentation.render import CHOICE_LABELS
 from transport.events import release_interaction
 from transport.private import Interaction
@@ -69,7 +70,7 @@ def with_rule_options(callback: Callback) -> Callback:
 
 
 @app_commands.guild_only()
-class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play basic Rummy"):
+class RummyCog(commands.GroupCog, group_name="rummy", group_description=N_("Play basic Rummy")):
     """Maps each command and click to the flow that answers it."""
 
     def __init__(self, game: Game) -> None:
@@ -93,7 +94,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ba
 
     @commands.Cog.listener()
     async def on_app_command_completion(
-        self, interaction: Interaction, _: app_commands.Command[Any, ..., Any]
+        self, interaction: Interaction, _command: app_commands.Command[Any, ..., Any]
     ) -> None:
         self._observed(interaction, "ok")
 
@@ -106,7 +107,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ba
             return  # interaction_check has answered already
         self._observed(interaction, "failed")
         log.error("/rummy command failed", exc_info=error)
-        text = "Something went wrong on my side; nothing was changed. Please try again."
+        text = _("Something went wrong on my side; nothing was changed. Please try again.")
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:
@@ -127,7 +128,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ba
         if self.game.tasks.stopping or self.game.tasks.closing:
             # Nothing new is taken on the way down: the click changes nothing.
             try:
-                await refuse(interaction, RESTARTING)
+                await refuse(interaction, _(RESTARTING))
             finally:
                 release_interaction(interaction)
             return
@@ -142,9 +143,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ba
         self.game.channels.messages_deleted(payload.channel_id, [payload.message_id])
 
     @commands.Cog.listener()
-    async def on_raw_bulk_message_delete(
-        self, payload: discord.RawBulkMessageDeleteEvent
-    ) -> None:
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
         self.game.channels.messages_deleted(payload.channel_id, payload.message_ids)
 
     @commands.Cog.listener()
@@ -162,17 +161,17 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ba
         # Runs before every command of this cog: no command starts once the
         # bot is shutting down, so nothing writes to a closing database.
         if self.game.tasks.stopping or self.game.tasks.closing:
-            await interaction.response.send_message(RESTARTING, ephemeral=True)
+            await interaction.response.send_message(_(RESTARTING), ephemeral=True)
             return False
         return True
 
-    @app_commands.command(name="start", description="Open a Rummy lobby in this channel")
+    @app_commands.command(name="start", description=N_("Open a Rummy lobby in this channel"))
     @with_rule_options
     async def start(self, interaction: Interaction, /, **rules: Any) -> None:
         try:
             chosen = self.game.server_rules.for_new_game(interaction, rules)
         except RummyError as error:
-            await interaction.response.send_message(str(error), ephemeral=True)
+            await interaction.response.send_message(explain(error), ephemeral=True)
             return
         language = self.game.server_rules.language_of(
             interaction.guild_id, interaction.guild_locale
@@ -180,30 +179,30 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ba
         async with self.game.tasks.handling():
             await self.game.lobby.open(interaction, chosen, language)
 
-    @app_commands.command(name="help", description="How to play Rummy with this bot")
+    @app_commands.command(name="help", description=N_("How to play Rummy with this bot"))
     async def help(self, interaction: Interaction) -> None:
         async with self.game.tasks.handling():
             await self.game.server_rules.help(interaction)
 
-    @app_commands.command(name="hand", description="Show your hand (only you see it)")
+    @app_commands.command(name="hand", description=N_("Show your hand (only you see it)"))
     async def hand(self, interaction: Interaction) -> None:
         async with self.game.tasks.handling():
             await self.game.play.show_hand_command(interaction)
 
-    @app_commands.command(name="rules", description="How Rummy is played here")
+    @app_commands.command(name="rules", description=N_("How Rummy is played here"))
     async def rules(self, interaction: Interaction) -> None:
         async with self.game.tasks.handling():
             await self.game.server_rules.show(interaction)
 
-    @app_commands.command(name="end", description="End the game in this channel")
+    @app_commands.command(name="end", description=N_("End the game in this channel"))
     async def end(self, interaction: Interaction) -> None:
         async with self.game.tasks.handling():
             await self.game.ending.end(interaction)
 
-    @app_commands.command(name="leaderboard", description="This server's best Rummy players")
+    @app_commands.command(name="leaderboard", description=N_("This server's best Rummy players"))
     @app_commands.describe(
-        order="What to rank by (default: rating, once someone has played 5 rated matches)",
-        season="An ended season's name: its final standings by rating",
+        order=N_("What to rank by (default: rating, once someone has played 5 rated matches)"),
+        season=N_("An ended season's name: its final standings by rating"),
     )
     async def leaderboard(
         self,
@@ -214,8 +213,10 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ba
         async with self.game.tasks.handling():
             await self.game.stats.leaderboard(interaction, order, season)
 
-    @app_commands.command(name="history", description="Recent Rummy matches in this server")
-    @app_commands.describe(member="Only this member's matches", page="Which page (10 a page)")
+    @app_commands.command(name="history", description=N_("Recent Rummy matches in this server"))
+    @app_commands.describe(
+        member=N_("Only this member's matches"), page=N_("Which page (10 a page)")
+    )
     async def history(
         self,
         interaction: Interaction,
@@ -225,10 +226,12 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ba
         async with self.game.tasks.handling():
             await self.game.history.command(interaction, member, page)
 
-    @app_commands.command(name="replay", description="Step through a finished hand, move by move")
+    @app_commands.command(
+        name="replay", description=N_("Step through a finished hand, move by move")
+    )
     @app_commands.describe(
-        match="The match number, as /rummy history shows it (default: this channel's latest)",
-        hand="Which hand of the match (default: its last)",
+        match=N_("The match number, as /rummy history shows it (default: this channel's latest)"),
+        hand=N_("Which hand of the match (default: its last)"),
     )
     async def replay(
         self,
@@ -241,24 +244,24 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ba
 
     # Discord keeps default_member_permissions for top-level commands only: the
     # flow checks Manage Server itself.
-    season = app_commands.Group(name="season", description="Rating seasons (Manage Server)")
+    season = app_commands.Group(name="season", description=N_("Rating seasons (Manage Server)"))
 
-    @season.command(name="end", description="End the rating season; keep its standings")
-    @app_commands.describe(name="A name for the season that ends (default: Season N)")
+    @season.command(name="end", description=N_("End the rating season; keep its standings"))
+    @app_commands.describe(name=N_("A name for the season that ends (default: Season N)"))
     async def season_end(
         self, interaction: Interaction, name: app_commands.Range[str, 1, 100] | None = None
     ) -> None:
         async with self.game.tasks.handling():
             await self.game.seasons.end(interaction, name)
 
-    @app_commands.command(name="stats", description="A player's Rummy figures in this server")
-    @app_commands.describe(member="Whose figures (default: yours)")
+    @app_commands.command(name="stats", description=N_("A player's Rummy figures in this server"))
+    @app_commands.describe(member=N_("Whose figures (default: yours)"))
     async def stats(self, interaction: Interaction, member: discord.Member | None = None) -> None:
         async with self.game.tasks.handling():
             await self.game.stats.player(interaction, member)
 
-    @app_commands.command(name="settings", description="Set this server's default house rules")
-    @app_commands.describe(language="The language of the public tables in this server")
+    @app_commands.command(name="settings", description=N_("Set this server's default house rules"))
+    @app_commands.describe(language=N_("The language of the public tables in this server"))
     @app_commands.choices(
         language=[app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()]
     )

@@ -47,7 +47,7 @@ import orjson
 
 from . import history, ratings
 from .checkpoint import Checkpointer
-from .errors import DatabaseDamagedError, SeasonRefused, StorageError
+from .errors import N_, DatabaseDamagedError, SeasonRefused, StorageError
 from .lock import ProcessLock
 from .migrations import LATEST_VERSION, migrate
 from .models import (
@@ -899,7 +899,7 @@ class Database:
                 current = await _season(conn, guild_id, None)
                 final = wanted or current.name
                 if len(final) > 100:
-                    raise SeasonRefused("A season's name has at most 100 characters.")
+                    raise SeasonRefused(N_("A season's name has at most 100 characters."))
                 rated = list(
                     await conn.execute_fetchall(
                         ratings.SQL_SEASON_RATED, (guild_id, current.number)
@@ -907,15 +907,16 @@ class Database:
                 )
                 if not rated:
                     raise SeasonRefused(
-                        f"{current.name} has no rated match yet: there is nothing to archive."
+                        N_("{season} has no rated match yet: there is nothing to archive."),
+                        season=current.name,
                     )
                 taken = list(
                     await conn.execute_fetchall(ratings.SQL_SEASON_BY_NAME, (guild_id, final))
                 )
                 if taken:
                     raise SeasonRefused(
-                        f"This server already has a season named {taken[0][1]!r}: "
-                        "choose another name."
+                        N_("This server already has a season named {season}: choose another name."),
+                        season=repr(taken[0][1]),
                     )
                 await conn.execute(
                     ratings.SQL_ADD_SEASON,

@@ -38,6 +38,21 @@ class DatabaseDamagedError(StorageError):
     """
 
 
+def N_(message: str) -> str:
+    """Marks a member-facing message for the translation catalogues (the
+    extractor looks for calls named ``N_``); the message itself is unchanged."""
+    return message
+
+
 class SeasonRefused(Exception):
     """A season cannot be ended as asked (its name is taken, nothing was played
-    in it); nothing was changed. The message is fit to show the member."""
+    in it); nothing was changed. The message is fit to show the member.
+
+    ``template`` and ``params`` let the bot word it in the member's language;
+    ``str`` is the English.
+    """
+
+    def __init__(self, template: str, /, **params: object) -> None:
+        self.template = template
+        self.params = params
+        super().__init__(template.format(**params) if params else template)

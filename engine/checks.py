@@ -17,6 +17,7 @@ from engine.cards import Card
 from engine.errors import InvalidStateError, RummyError, SetupError, SetupFault
 from engine.limits import MAX_PLAYERS, MIN_PLAYERS
 from engine.state import TableMeld
+from engine.words import N_
 
 __all__ = [
     "as_bool",
@@ -43,7 +44,10 @@ def check_players(players: Sequence[str]) -> tuple[str, ...]:
     seats = tuple(players)
     if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
         raise SetupError(
-            f"Rummy is played by {MIN_PLAYERS} to {MAX_PLAYERS} players", SetupFault.PLAYER_COUNT
+            N_("Rummy is played by {low} to {high} players"),
+            SetupFault.PLAYER_COUNT,
+            low=MIN_PLAYERS,
+            high=MAX_PLAYERS,
         )
     for p in seats:
         if not isinstance(p, str) or not p:

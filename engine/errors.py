@@ -1,11 +1,19 @@
 """The engine's one error hierarchy.
 
-Every error is a ``ValueError`` whose message can be shown to a player as it is:
-the bot answers a refused click with ``str(error)``.
+Every error is a ``ValueError``. ``str(error)`` is its message in English.
+
+A player-facing error (an illegal move, a house rule that cannot be) is built
+from a *template* marked for the translation catalogues and its parameters:
+``IllegalMoveError(N_("You don't hold {cards}"), cards=missing)``. Parameters
+are cards, lists of cards, numbers or words; ``str(error)`` writes cards as
+``card.display``. The bot shows a player ``presentation.explain(error)``: the
+template in the player's language, cards with the language's rank letters.
+Developer-facing errors (saved state, replay files) are plain English messages.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 
 __all__ = [
@@ -17,11 +25,38 @@ __all__ = [
     "RummyError",
     "SetupError",
     "SetupFault",
+    "english",
 ]
 
 
+def _english_value(value: object) -> str:
+    # Duck-typed: engine.cards imports this module, so Card cannot be named here.
+    display = getattr(value, "display", None)
+    if isinstance(display, str):
+        return display
+    if isinstance(value, list | tuple):
+        return " ".join(_english_value(item) for item in value)
+    return str(value)
+
+
+def english(template: str, params: Mapping[str, object]) -> str:
+    """A message template filled in English (cards as ``card.display``)."""
+    if not params:
+        return template
+    return template.format(**{name: _english_value(v) for name, v in params.items()})
+
+
 class RummyError(ValueError):
-    """Base of every engine error; the message is fit to show a player."""
+    """Base of every engine error.
+
+    ``template`` is the message with its ``{placeholders}`` and ``params`` their
+    values; ``str(error)`` is the two put together, in English.
+    """
+
+    def __init__(self, template: str = "", /, **params: object) -> None:
+        self.template = template
+        self.params: dict[str, object] = params
+        super().__init__(english(template, params))
 
 
 class IllegalMoveError(RummyError):
@@ -77,7 +112,9 @@ class SetupError(RummyError):
     the saved-state loader do); the message is the engine's own wording.
     """
 
-    def __init__(self, message: str, fault: SetupFault, subject: object = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self, message: str, fault: SetupFault, subject: object = None, **params: object
+    ) -> None:
+        super().__init__(message, **params)
         self.fault = fault
         self.subject = subject

@@ -44,7 +44,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.actions import Action, Discard, DrawStock, LayOff, MeldCards, TakeDiscard
-from engine.cards import Card, format_cards, full_deck, rank_key
+from engine.cards import Card, full_deck, rank_key
 from engine.checks import check_players, check_position, check_seed
 from engine.errors import (
     HandOverError,
@@ -62,6 +62,7 @@ from engine.saved import SavedHand, hand_from_dict, hand_to_dict, setup_error_as
 from engine.scoring import HandOutcome, Termination, score_hand
 from engine.state import Event, Phase, TableMeld
 from engine.view import HandView
+from engine.words import N_
 
 __all__ = ["Hand"]
 
@@ -296,7 +297,7 @@ class Hand:
 
     def _seat(self, player: str) -> None:
         if player not in self._hands:
-            raise NotSeatedError("You are not playing in this hand")
+            raise NotSeatedError(N_("You are not playing in this hand"))
 
     # --- legal moves -----------------------------------------------------------------
     def legal_actions(self, player: str) -> list[Action]:
@@ -347,11 +348,11 @@ class Hand:
         ``IllegalMoveError`` with a message for the player) the hand is untouched.
         """
         if self._phase is Phase.OVER:
-            raise HandOverError("This hand is over")
+            raise HandOverError(N_("This hand is over"))
         if player not in self._hands:
-            raise NotSeatedError("You are not playing in this hand")
+            raise NotSeatedError(N_("You are not playing in this hand"))
         if player != self._players[self._turn]:
-            raise NotYourTurnError("It is not your turn.")
+            raise NotYourTurnError(N_("It is not your turn."))
         match action:
             case DrawStock():
                 return self._draw_stock(player)
@@ -363,13 +364,13 @@ class Hand:
                 return self._lay_off(player, tuple(cards), index)
             case Discard(card=card):
                 return self._discard_card(player, card)
-        raise IllegalMoveError("That is not a move in Rummy")
+        raise IllegalMoveError(N_("That is not a move in Rummy"))
 
     def _draw_stock(self, player: str) -> list[Event]:
         """Draw the stock's top card, first rebuilding an empty stock (house rule
         ``empty_stock``) or ending the hand when it may not be rebuilt any more."""
         if self._phase is not Phase.DRAW:
-            raise IllegalMoveError("You have already drawn this turn")
+            raise IllegalMoveError(N_("You have already drawn this turn"))
         events: list[Event] = []
         if not self._stock:
             if self._rules.empty_stock is EmptyStock.TURN_OVER:
@@ -400,13 +401,13 @@ class Hand:
     def _take_discard(self, player: str) -> list[Event]:
         """Take the discard pile's top card; it may not be discarded this turn."""
         if self._phase is not Phase.DRAW:
-            raise IllegalMoveError("You have already drawn this turn")
+            raise IllegalMoveError(N_("You have already drawn this turn"))
         if not self._discard:
-            raise IllegalMoveError("The discard pile is empty: draw from the stock")
+            raise IllegalMoveError(N_("The discard pile is empty: draw from the stock"))
         card = self._discard[-1]
         if not self._hands[player]:
             raise IllegalMoveError(
-                f"You cannot take {card.display}: you would have no other card to discard"
+                N_("You cannot take {card}: you would have no other card to discard"), card=card
             )
         self._discard.pop()
         insort(self._hands[player], card, key=rank_key)
@@ -414,7 +415,7 @@ class Hand:
         self._phase = Phase.PLAY
         return [Event("take_discard", player, (card,))]
 
-    def _check_play(self, player: str, cards: tuple[Card, ...], verb: str) -> None:
+    def _check_play(self, player: str, cards: tuple[Card, ...], undrawn: str) -> None:
         """Checks shared by melds and lay-offs: drawn first, cards held, a way out left.
 
         The last two rules: the player must keep a card they may discard (not the one
@@ -422,27 +423,30 @@ class Hand:
         they must keep at least one card.
         """
         if self._phase is not Phase.PLAY:
-            raise IllegalMoveError(f"You must draw before you {verb}")
+            raise IllegalMoveError(undrawn)
         hand = self._hands[player]
         seen: set[Card] = set()
         for card in cards:
             if not isinstance(card, Card):
                 raise IllegalMoveError(f"{card!r} is not a card")
             if card in seen:
-                raise IllegalMoveError(f"You named {card.display} twice")
+                raise IllegalMoveError(N_("You named {card} twice"), card=card)
             seen.add(card)
         missing = [card for card in cards if card not in hand]
         if missing:
-            raise IllegalMoveError(f"You don't hold {format_cards(missing)}")
+            raise IllegalMoveError(N_("You don't hold {cards}"), cards=missing)
 
     def _check_way_out(self, player: str, cards: tuple[Card, ...]) -> None:
         left = len(self._hands[player]) - len(cards)
         if left == 0 and self._rules.go_out is GoOut.DISCARD_ONLY:
-            raise IllegalMoveError("At this table you must go out by discarding: keep a card")
+            raise IllegalMoveError(N_("At this table you must go out by discarding: keep a card"))
         if left == 1 and self._taken is not None and self._taken not in cards:
             raise IllegalMoveError(
-                f"That would leave you holding only {self._taken.display}, which you took"
-                " from the discard pile this turn and may not discard"
+                N_(
+                    "That would leave you holding only {card}, which you took"
+                    " from the discard pile this turn and may not discard"
+                ),
+                card=self._taken,
             )
 
     def _release_taken(self, played: tuple[Card, ...]) -> None:
@@ -458,8 +462,8 @@ class Hand:
             and self._rules.melds_per_turn is MeldsPerTurn.ONE
             and self._melds_this_turn >= 1
         ):
-            raise IllegalMoveError("Only one meld per turn at this table")
-        self._check_play(player, cards, "meld")
+            raise IllegalMoveError(N_("Only one meld per turn at this table"))
+        self._check_play(player, cards, N_("You must draw before you meld"))
         meld = make_meld(cards, self._rules)
         self._check_way_out(player, cards)
         hand = self._hands[player]
@@ -478,16 +482,16 @@ class Hand:
         """Add cards to any meld on the table; they count as the player's (house rules
         ``ace`` and ``go_out``)."""
         if self._phase is not Phase.PLAY:
-            raise IllegalMoveError("You must draw before you lay off")
+            raise IllegalMoveError(N_("You must draw before you lay off"))
         if (
             not isinstance(index, int)
             or isinstance(index, bool)
             or not 0 <= index < len(self._melds)
         ):
-            raise IllegalMoveError(f"There is no meld {index} on the table")
+            raise IllegalMoveError(N_("There is no meld {meld} on the table"), meld=index)
         if not cards:
-            raise IllegalMoveError("Choose at least one card to lay off")
-        self._check_play(player, cards, "lay off")
+            raise IllegalMoveError(N_("Choose at least one card to lay off"))
+        self._check_play(player, cards, N_("You must draw before you lay off"))
         target = self._melds[index]
         grown = extend_meld(target.meld, cards, self._rules)
         self._check_way_out(player, cards)
@@ -511,14 +515,15 @@ class Hand:
         The card taken from the discard pile this turn may not go straight back.
         """
         if self._phase is not Phase.PLAY:
-            raise IllegalMoveError("You must draw before you discard")
+            raise IllegalMoveError(N_("You must draw before you discard"))
         hand = self._hands[player]
         if not isinstance(card, Card) or card not in hand:
-            shown = card.display if isinstance(card, Card) else repr(card)
-            raise IllegalMoveError(f"You don't hold {shown}")
+            shown = card if isinstance(card, Card) else repr(card)
+            raise IllegalMoveError(N_("You don't hold {cards}"), cards=shown)
         if card == self._taken:
             raise IllegalMoveError(
-                f"You took {card.display} from the discard pile this turn: discard another card"
+                N_("You took {card} from the discard pile this turn: discard another card"),
+                card=card,
             )
         hand.remove(card)
         self._discard.append(card)

@@ -22,6 +22,7 @@ from engine.rules import HouseRules
 from engine.saved import SavedMatch, match_from_dict, match_to_dict
 from engine.scoring import HandOutcome
 from engine.state import Event
+from engine.words import N_
 
 __all__ = ["Match", "MatchOutcome", "hand_seed"]
 
@@ -178,11 +179,11 @@ class Match:
         """Play a move in the current hand; when it ends the hand, add its scores to the
         totals. Raises like ``Hand.apply`` (nothing changes on an error)."""
         if player not in self._players:
-            raise NotSeatedError("You are not playing in this match")
+            raise NotSeatedError(N_("You are not playing in this match"))
         if self.is_over:
-            raise HandOverError("This match is over")
+            raise HandOverError(N_("This match is over"))
         if self._hand.is_over:
-            raise HandOverError("This hand is over: the next one has not been dealt yet")
+            raise HandOverError(N_("This hand is over: the next one has not been dealt yet"))
         events = self._hand.apply(player, action)
         outcome = self._hand.outcome
         if outcome is not None:
@@ -197,9 +198,9 @@ class Match:
         Raises ``HandOverError`` while a hand is being played or once the match is over.
         """
         if self.is_over:
-            raise HandOverError("The match is over")
+            raise HandOverError(N_("The match is over"))
         if not self._hand.is_over:
-            raise HandOverError("The current hand is still being played")
+            raise HandOverError(N_("The current hand is still being played"))
         number = self._hand_number + 1
         dealer = (self._hand.dealer + 1) % len(self._players)
         self._hand = Hand.deal(self._players, self._rules, dealer, hand_seed(self._seed, number))

@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.cards import SUIT_ORDER, Card, Suit, format_cards, rank_key, suit_key
+from engine.cards import SUIT_ORDER, Card, Suit, rank_key, suit_key
 from engine.errors import IllegalMoveError
 from engine.rules import AceRule, HouseRules
+from engine.words import N_
 
 __all__ = [
     "Meld",
@@ -52,11 +53,22 @@ class Meld:
         return self.kind is MeldKind.RUN and self.cards[-1].rank == 1
 
 
-# Why a group of same-suit cards is not a run; the same reason reads well both for a
-# new meld ("... is not a run: <reason>") and for a lay-off ("... cannot go on ...: <reason>").
-_GAP = "the ranks must follow one another with no gap"
-_ACES_LOW = "aces are low at this table"
-_CORNER = "an ace cannot turn the corner"
+# Why a group of same-suit cards is not a run: for a new meld ("... is not a run:
+# <reason>") and for a lay-off ("... cannot go on ...: <reason>"). Each is a whole
+# sentence of its own, so that a translation need not stitch a reason into another.
+_GAP = "gap"
+_ACES_LOW = "aces_low"
+_CORNER = "corner"
+_NOT_A_RUN = {
+    _GAP: N_("{cards} is not a run: the ranks must follow one another with no gap"),
+    _ACES_LOW: N_("{cards} is not a run: aces are low at this table"),
+    _CORNER: N_("{cards} is not a run: an ace cannot turn the corner"),
+}
+_CANNOT_GO_ON = {
+    _GAP: N_("{cards} cannot go on {meld}: the ranks must follow one another with no gap"),
+    _ACES_LOW: N_("{cards} cannot go on {meld}: aces are low at this table"),
+    _CORNER: N_("{cards} cannot go on {meld}: an ace cannot turn the corner"),
+}
 
 
 def _consecutive(values: Sequence[int]) -> bool:
@@ -107,21 +119,23 @@ def make_meld(cards: Sequence[Card], rules: HouseRules) -> Meld:
     "Q♠ K♠ A♠ is not a run: aces are low at this table". Depends on house rule ``ace``.
     """
     if len(cards) < 3:
-        raise IllegalMoveError("A meld needs at least 3 cards")
+        raise IllegalMoveError(N_("A meld needs at least 3 cards"))
     twice = _duplicate(cards)
     if twice is not None:
-        raise IllegalMoveError(f"{twice.display} is named twice")
+        raise IllegalMoveError(N_("{card} is named twice"), card=twice)
     if all(c.rank == cards[0].rank for c in cards):
         # Four suits, cards all distinct: a one-rank group has at most 4 cards.
         return Meld(MeldKind.SET, tuple(sorted(cards, key=suit_key)))
     if any(c.suit != cards[0].suit for c in cards):
-        shown = format_cards(sorted(cards, key=rank_key))
+        shown = sorted(cards, key=rank_key)
         if len({c.rank for c in cards}) == len(cards):
-            raise IllegalMoveError(f"{shown} is not a run: a run is one suit")
-        raise IllegalMoveError(f"{shown} is not a set: a set is 3 or 4 cards of one rank")
+            raise IllegalMoveError(N_("{cards} is not a run: a run is one suit"), cards=shown)
+        raise IllegalMoveError(
+            N_("{cards} is not a set: a set is 3 or 4 cards of one rank"), cards=shown
+        )
     ordered, problem = _order_run(cards, rules)
     if problem is not None:
-        raise IllegalMoveError(f"{format_cards(ordered)} is not a run: {problem}")
+        raise IllegalMoveError(_NOT_A_RUN[problem], cards=ordered)
     return Meld(MeldKind.RUN, ordered)
 
 
@@ -134,24 +148,30 @@ def extend_meld(meld: Meld, cards: Sequence[Card], rules: HouseRules) -> Meld:
     Depends on house rule ``ace`` (whether a run may continue past the king to the ace).
     """
     if not cards:
-        raise IllegalMoveError("Choose at least one card to lay off")
+        raise IllegalMoveError(N_("Choose at least one card to lay off"))
     twice = _duplicate(cards)
     if twice is not None:
-        raise IllegalMoveError(f"{twice.display} is named twice")
+        raise IllegalMoveError(N_("{card} is named twice"), card=twice)
     for card in cards:
         if card in meld.cards:
-            raise IllegalMoveError(f"{card.display} is already in that meld")
-    shown = format_cards(sorted(cards, key=rank_key))
-    onto = format_cards(meld.cards)
+            raise IllegalMoveError(N_("{card} is already in that meld"), card=card)
+    shown = sorted(cards, key=rank_key)
+    onto = meld.cards
     if meld.kind is MeldKind.SET:
         if any(c.rank != meld.cards[0].rank for c in cards):
-            raise IllegalMoveError(f"{shown} cannot go on {onto}: a set is cards of one rank")
+            raise IllegalMoveError(
+                N_("{cards} cannot go on {meld}: a set is cards of one rank"),
+                cards=shown,
+                meld=onto,
+            )
         return Meld(MeldKind.SET, tuple(sorted((*meld.cards, *cards), key=suit_key)))
     if any(c.suit != meld.cards[0].suit for c in cards):
-        raise IllegalMoveError(f"{shown} cannot go on {onto}: a run is one suit")
+        raise IllegalMoveError(
+            N_("{cards} cannot go on {meld}: a run is one suit"), cards=shown, meld=onto
+        )
     ordered, problem = _order_run((*meld.cards, *cards), rules)
     if problem is not None:
-        raise IllegalMoveError(f"{shown} cannot go on {onto}: {problem}")
+        raise IllegalMoveError(_CANNOT_GO_ON[problem], cards=shown, meld=onto)
     return Meld(MeldKind.RUN, ordered)
 
 

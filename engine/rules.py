@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from engine.errors import RummyError
 from engine.limits import MAX_RESHUFFLES, MAX_TURNS
+from engine.words import N_
 
 __all__ = [
     "RULE_KEYS",
@@ -94,23 +95,25 @@ def _values(kind: type[Enum]) -> tuple[str, ...]:
 
 
 RULE_OPTIONS: tuple[RuleOption, ...] = (
-    RuleOption("ace", "Aces low only, or high or low", choices=_values(AceRule)),
+    RuleOption("ace", N_("Aces low only, or high or low"), choices=_values(AceRule)),
     RuleOption(
         "melds_per_turn",
-        "How many melds a player may put down in one turn",
+        N_("How many melds a player may put down in one turn"),
         choices=_values(MeldsPerTurn),
     ),
-    RuleOption("go_out", "Whether the last card must be discarded", choices=_values(GoOut)),
+    RuleOption("go_out", N_("Whether the last card must be discarded"), choices=_values(GoOut)),
     RuleOption(
         "rummy_bonus",
-        "Double the points for going out in one turn",
+        N_("Double the points for going out in one turn"),
         choices=_values(RummyBonus),
     ),
-    RuleOption("empty_stock", "What happens when the stock runs out", choices=_values(EmptyStock)),
-    RuleOption("target", "Play until someone reaches this score", minimum=1, maximum=10000),
-    RuleOption("hands", "Play this many hands instead of to a target", minimum=1, maximum=100),
-    RuleOption("turn_timeout", "Seconds per turn (0 = no timer)", minimum=0, maximum=3600),
-    RuleOption("hints", "Whether players may ask for a suggested move", choices=_values(Hints)),
+    RuleOption(
+        "empty_stock", N_("What happens when the stock runs out"), choices=_values(EmptyStock)
+    ),
+    RuleOption("target", N_("Play until someone reaches this score"), minimum=1, maximum=10000),
+    RuleOption("hands", N_("Play this many hands instead of to a target"), minimum=1, maximum=100),
+    RuleOption("turn_timeout", N_("Seconds per turn (0 = no timer)"), minimum=0, maximum=3600),
+    RuleOption("hints", N_("Whether players may ask for a suggested move"), choices=_values(Hints)),
 )
 """Every house rule, in the order of the ``HouseRules`` fields."""
 RULE_KEYS: tuple[str, ...] = tuple(option.name for option in RULE_OPTIONS)
@@ -141,7 +144,7 @@ def _enum_value(name: str, kind: type[_E], value: object) -> _E:
         if member.value == value:
             return member
     choices = ", ".join(str(member.value) for member in kind)
-    raise RummyError(f"{name} must be one of: {choices}")
+    raise RummyError(N_("{name} must be one of: {choices}"), name=name, choices=choices)
 
 
 def _check_int(name: str, value: object, optional: bool) -> None:
@@ -150,7 +153,9 @@ def _check_int(name: str, value: object, optional: bool) -> None:
     if value is None and optional:
         return
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise RummyError(f"{name} must be a whole number from {low} to {high}")
+        raise RummyError(
+            N_("{name} must be a whole number from {low} to {high}"), name=name, low=low, high=high
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +187,7 @@ class HouseRules:
         _check_int("turn_timeout", self.turn_timeout, optional=False)
         if (self.target is None) == (self.hands is None):
             raise RummyError(
-                "Choose either a target score or a number of hands for the match, not both"
+                N_("Choose either a target score or a number of hands for the match, not both")
             )
 
     def to_dict(self) -> dict[str, Any]:

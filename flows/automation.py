@@ -15,6 +15,7 @@ import time
 from engine import Action, HandView, RummyError
 from engine.ai import choose_action, timeout_action
 from presentation.hand_messages import HandMessages
+from presentation.i18n import _, n_, speaking
 from presentation.notify import Notifier
 from presentation.refresh import TableRefresher
 from presentation.table_message import cancelled_layout
@@ -167,7 +168,7 @@ class Automation:
         assert match is not None
         hand_number = match.hand_number
         rng = random.Random(f"{table.seed}:{hand_number}:{len(table.log)}:{key}")
-        for _ in range(MAX_ACTIONS_PER_TURN):
+        for _attempt in range(MAX_ACTIONS_PER_TURN):
             view = match.hand.view_for(key)
             if match.hand_number != hand_number or view.turn != key:
                 return
@@ -204,15 +205,26 @@ class Automation:
                 async with self.work.change(table) as change:
                     seat.missed_turns += 1
                     await self._play_turn(table, seat.key, "timeout")
-                    table.note(f"{seat.name} ran out of time: the bot played that turn", seat.key)
                     taken = seat.missed_turns >= MISSED_TURNS_BEFORE_AUTOPILOT
-                    if taken:
-                        seat.autopilot = True
+                    with speaking(table.language):  # the public log
                         table.note(
-                            f"{seat.name} missed {seat.missed_turns} turns in a row: a computer "
-                            "plays their seat until they take it back",
+                            _("{name} ran out of time: the bot played that turn", name=seat.name),
                             seat.key,
                         )
+                        if taken:
+                            table.note(
+                                n_(
+                                    "{name} missed {n} turn in a row: a computer "
+                                    "plays their seat until they take it back",
+                                    "{name} missed {n} turns in a row: a computer "
+                                    "plays their seat until they take it back",
+                                    seat.missed_turns,
+                                    name=seat.name,
+                                ),
+                                seat.key,
+                            )
+                    if taken:
+                        seat.autopilot = True
                     await change.save()
                     if taken:
                         self.notifier.seat_taken(table, seat)  # once: the seat is taken now
@@ -256,16 +268,17 @@ class Automation:
             # while this waited for it.
             if self.tables.get(table.channel_id) is not table or not self._expired(table, now):
                 return
-            reason = (
-                "Nobody started this game, so the lobby closed."
-                if table.stage is Stage.LOBBY
-                else "Nobody played for a long while, so the game was ended as abandoned."
-            )
+            with speaking(table.language):  # the public table
+                reason = (
+                    _("Nobody started this game, so the lobby closed.")
+                    if table.stage is Stage.LOBBY
+                    else _("Nobody played for a long while, so the game was ended as abandoned.")
+                )
             try:
                 await self.work.close(table)
             except NotSaved:
                 log.error("%s (in channel %s)", NOT_SAVED, table.channel_id)
                 return
-            self.refresher.replace(
-                table, cancelled_layout(reason)
-            )
+            with speaking(table.language):
+                layout = cancelled_layout(reason)
+            self.refresher.replace(table, layout)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import discord
 
+from presentation.i18n import _, speaking
 from presentation.refresh import TableRefresher
 from presentation.table_message import ended_layout
 from tables import NotSaved, TableWork
 from transport.private import Interaction
 
-from .router import refuse
+from .router import refusal_text, refuse
 
 
 class Ending:
@@ -23,7 +24,7 @@ class Ending:
     async def end(self, interaction: Interaction) -> None:
         table = self.tables.get(interaction.channel_id or 0)
         if table is None:
-            await refuse(interaction, "There is no game in this channel.")
+            await refuse(interaction, _("There is no game in this channel."))
             return
         member = interaction.user
         allowed = member.id == table.host_id or (
@@ -31,18 +32,21 @@ class Ending:
         )
         if not allowed:
             await refuse(
-                interaction, "Only the host or a member with Manage Messages can end this game."
+                interaction, _("Only the host or a member with Manage Messages can end this game.")
             )
             return
         async with table.lock:
             if self.tables.get(table.channel_id) is not table:
-                await refuse(interaction, "That game has just ended.")
+                await refuse(interaction, _("That game has just ended."))
                 return
             who = getattr(member, "display_name", member.name)
             try:
                 await self.work.close(table)
             except NotSaved as refusal:
-                await refuse(interaction, str(refusal))
+                await refuse(interaction, refusal_text(refusal))
                 return
-            await interaction.response.send_message(f"🛑 {who} ended the Rummy game here.")
-            self.refresher.replace(table, ended_layout(table, who))
+            with speaking(table.language):  # said in public, like the table
+                said = _("🛑 {who} ended the Rummy game here.", who=who)
+                layout = ended_layout(table, who)
+            await interaction.response.send_message(said)
+            self.refresher.replace(table, layout)

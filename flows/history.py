@@ -33,6 +33,7 @@ from presentation.history import (
     summary_controls,
     summary_embed,
 )
+from presentation.i18n import N_, _, n_
 from presentation.score_chart import FILENAME, Series, draw, running_totals
 from tables import Stage, TableRegistry
 from transport import callbacks
@@ -40,10 +41,12 @@ from transport.private import Interaction
 
 from .router import Handlers, refuse
 
-IN_PROGRESS = (
+IN_PROGRESS = N_(
     "The match in this channel is still being played: its hands are private until they "
     "end, so it can be replayed once the match is over (then it is in `/rummy history`)."
 )
+NO_SUCH_MATCH = N_("There is no match #{id} in this server.")
+OTHER_SERVERS_REPLAY = N_("That replay belongs to another server.")
 
 
 @dataclass(frozen=True)
@@ -61,7 +64,7 @@ def chart_png(match_id: int, record: MatchRecord) -> bytes:
     keys = [seat.player_key for seat in record.seats]
     lines = running_totals([hand.scores for hand in record.hands], keys)
     series = [Series(seat.name, line) for seat, line in zip(record.seats, lines, strict=True)]
-    return draw(f"Match #{match_id}: points after each hand", series)
+    return draw(_("Match #{id}: points after each hand", id=match_id), series)
 
 
 def _parse_ints(arg: str | None, count: int) -> list[int] | None:
@@ -95,16 +98,34 @@ class History:
         found = await self.db.history(guild_id, None if member is None else member.id, page)
         if not found.entries:
             if page > 1:
+                fewer = (page - 1) * PER_PAGE + 1
+                if member is None:
+                    text = n_(
+                        "There is no page {page}: this server's history has fewer than {n} "
+                        "match. Try `/rummy history` without a page.",
+                        "There is no page {page}: this server's history has fewer than {n} "
+                        "matches. Try `/rummy history` without a page.",
+                        fewer,
+                        page=page,
+                    )
+                else:
+                    text = n_(
+                        "There is no page {page}: {name}'s history has fewer than {n} "
+                        "match. Try `/rummy history` without a page.",
+                        "There is no page {page}: {name}'s history has fewer than {n} "
+                        "matches. Try `/rummy history` without a page.",
+                        fewer,
+                        page=page,
+                        name=_name(member),
+                    )
+                await refuse(interaction, text)
+            elif member is not None:
                 await refuse(
                     interaction,
-                    f"There is no page {page}: {_whose(interaction, member)} history has "
-                    f"fewer than {(page - 1) * PER_PAGE + 1} matches. "
-                    "Try `/rummy history` without a page.",
+                    _("{name} has no recorded match here yet.", name=_name(member)),
                 )
-            elif member is not None:
-                await refuse(interaction, f"{_name(member)} has no recorded match here yet.")
             else:
-                await refuse(interaction, "No match has been recorded in this server yet.")
+                await refuse(interaction, _("No match has been recorded in this server yet."))
             return
         await callbacks.send_message(
             interaction,
@@ -118,7 +139,7 @@ class History:
     async def page(self, interaction: Interaction, parsed: ComponentId) -> None:
         numbers = _parse_ints(parsed.arg, 2)
         if not self._here(interaction, parsed) or numbers is None:
-            await refuse(interaction, "That history belongs to another server.")
+            await refuse(interaction, _("That history belongs to another server."))
             return
         member, wanted = numbers
         guild_id = parsed.scope
@@ -135,15 +156,15 @@ class History:
     # --- a match ----------------------------------------------------------------------
     async def open_match(self, interaction: Interaction, parsed: ComponentId) -> None:
         if not self._here(interaction, parsed):
-            await refuse(interaction, "That history belongs to another server.")
+            await refuse(interaction, _("That history belongs to another server."))
             return
         values = _values(interaction)
         if len(values) != 1 or not values[0].isdigit():
-            await refuse(interaction, "Pick one match from the list.")
+            await refuse(interaction, _("Pick one match from the list."))
             return
         summary = await self.db.match_summary(parsed.scope, int(values[0]))
         if summary is None:
-            await refuse(interaction, f"There is no match #{values[0]} in this server.")
+            await refuse(interaction, _(NO_SUCH_MATCH, id=values[0]))
             return
         await self.send_summary(interaction, summary)
 
@@ -169,14 +190,16 @@ class History:
         if match_id is None:
             table = self.tables.get(interaction.channel_id or 0)
             if table is not None and table.stage is not Stage.LOBBY:
-                await refuse(interaction, IN_PROGRESS)
+                await refuse(interaction, _(IN_PROGRESS))
                 return
             match_id = await self.db.latest_match(interaction.channel_id or 0)
             if match_id is None:
                 await refuse(
                     interaction,
-                    "No match has been recorded in this channel yet: "
-                    "`/rummy history` lists the server's.",
+                    _(
+                        "No match has been recorded in this channel yet: "
+                        "`/rummy history` lists the server's."
+                    ),
                 )
                 return
         tape = await self._tape(interaction, match_id, number)
@@ -187,10 +210,10 @@ class History:
         numbers = _parse_ints(parsed.arg, 1)
         values = _values(interaction)
         if not self._here(interaction, parsed) or numbers is None:
-            await refuse(interaction, "That match belongs to another server.")
+            await refuse(interaction, _("That match belongs to another server."))
             return
         if len(values) != 1 or not values[0].isdigit():
-            await refuse(interaction, "Pick one hand from the list.")
+            await refuse(interaction, _("Pick one hand from the list."))
             return
         tape = await self._tape(interaction, numbers[0], int(values[0]))
         if tape is not None:
@@ -199,7 +222,7 @@ class History:
     async def step(self, interaction: Interaction, parsed: ComponentId) -> None:
         numbers = _parse_ints(parsed.arg, 3)
         if not self._here(interaction, parsed) or numbers is None:
-            await refuse(interaction, "That replay belongs to another server.")
+            await refuse(interaction, _(OTHER_SERVERS_REPLAY))
             return
         match_id, number, step = numbers
         tape = await self._tape(interaction, match_id, number)
@@ -209,7 +232,7 @@ class History:
     async def export(self, interaction: Interaction, parsed: ComponentId) -> None:
         numbers = _parse_ints(parsed.arg, 2)
         if not self._here(interaction, parsed) or numbers is None:
-            await refuse(interaction, "That replay belongs to another server.")
+            await refuse(interaction, _(OTHER_SERVERS_REPLAY))
             return
         tape = await self._tape(interaction, *numbers)
         if tape is None:
@@ -217,7 +240,12 @@ class History:
         document = json.dumps(tape.tape.export(), ensure_ascii=False, indent=1)
         name = f"rummy-match{tape.match_id}-hand{tape.number}.json"
         await interaction.response.send_message(
-            f"Hand {tape.number} of match #{tape.match_id}, for `python -m engine.replay {name}`.",
+            _(
+                "Hand {number} of match #{id}, for `python -m engine.replay {file}`.",
+                number=tape.number,
+                id=tape.match_id,
+                file=name,
+            ),
             file=discord.File(io.BytesIO(document.encode()), name),
             ephemeral=True,
         )
@@ -229,23 +257,35 @@ class History:
         assert interaction.guild_id is not None
         record = await self.db.get_match(match_id)
         if record is None or record.guild_id != interaction.guild_id:
-            await refuse(interaction, f"There is no match #{match_id} in this server.")
+            await refuse(interaction, _(NO_SUCH_MATCH, id=match_id))
             return None
         if not record.hands:
-            await refuse(interaction, f"Match #{match_id} ended before its first hand did.")
+            await refuse(
+                interaction, _("Match #{id} ended before its first hand did.", id=match_id)
+            )
             return None
         number = len(record.hands) if number is None else number
         if not 1 <= number <= len(record.hands):
             await refuse(
-                interaction, f"Match #{match_id} has hands 1 to {len(record.hands)}, not {number}."
+                interaction,
+                _(
+                    "Match #{id} has hands 1 to {last}, not {number}.",
+                    id=match_id,
+                    last=len(record.hands),
+                    number=number,
+                ),
             )
             return None
         hand: HandRecord = record.hands[number - 1]
         if hand.moves is None:
             await refuse(
                 interaction,
-                f"The moves of hand {number} of match #{match_id} were not kept "
-                "(it was played before replays existed), so it cannot be replayed.",
+                _(
+                    "The moves of hand {number} of match #{id} were not kept "
+                    "(it was played before replays existed), so it cannot be replayed.",
+                    number=number,
+                    id=match_id,
+                ),
             )
             return None
         players = [seat.player_key for seat in record.seats]
@@ -258,7 +298,10 @@ class History:
                 hand.moves.moves,
             )
         except RummyError:
-            await refuse(interaction, f"Hand {number} of match #{match_id} cannot be read.")
+            await refuse(
+                interaction,
+                _("Hand {number} of match #{id} cannot be read.", number=number, id=match_id),
+            )
             return None
         names = {seat.player_key: seat.name for seat in record.seats}
         return Tape(match_id, number, tape, names)
@@ -271,7 +314,7 @@ class History:
         try:
             hand, events = tape.tape.step(step)
         except RummyError:
-            await refuse(interaction, "That hand's moves do not replay: it cannot be shown.")
+            await refuse(interaction, _("That hand's moves do not replay: it cannot be shown."))
             return
         assert interaction.guild_id is not None
         embed = replay_embed(
@@ -304,9 +347,5 @@ def _name(member: discord.abc.User) -> str:
     return str(getattr(member, "display_name", member.name))
 
 
-def _whose(interaction: Interaction, member: discord.abc.User | None) -> str:
-    return "this server's" if member is None else f"{_name(member)}'s"
-
-
 def _server_whose(interaction: Interaction) -> str:
-    return interaction.guild.name if interaction.guild is not None else "this server"
+    return interaction.guild.name if interaction.guild is not None else _("this server")

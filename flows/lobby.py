@@ -14,7 +14,7 @@ from engine import HouseRules, Match
 from presentation import actions
 from presentation.actions import ComponentId
 from presentation.card_emoji import CardFaces
-from presentation.i18n import current
+from presentation.i18n import N_, _, current, n_, speaking
 from presentation.notify import Notifier
 from presentation.table_message import cancelled_layout, lobby_layout, playing_layout
 from tables import MAX_SEATS, MIN_SEATS, NotSaved, Refusal, Seat, Stage, Table, TableWork
@@ -23,7 +23,7 @@ from transport.private import Interaction
 
 from .config import GameConfig
 from .moves import Moves
-from .router import Handlers, refuse
+from .router import Handlers, refusal_text, refuse
 
 log = logging.getLogger(__name__)
 
@@ -32,10 +32,11 @@ COMPUTER_LEVELS = ("easy", "hard", "expert")
 
 # What the public table needs: a game started without them would break at
 # the first edit or at the next hand (interaction answers need none of them).
+# Named as Discord's settings name them (in the member's language there too).
 NEEDED_PERMISSIONS = {
-    "view_channel": "View Channel",
-    "send_messages": "Send Messages",
-    "read_message_history": "Read Message History",
+    "view_channel": N_("View Channel"),
+    "send_messages": N_("Send Messages"),
+    "read_message_history": N_("Read Message History"),
 }
 
 
@@ -52,6 +53,10 @@ def human_seat(user: discord.abc.User) -> Seat:
     return Seat(key=str(user.id), name=member_name(user), user_id=user.id, language=current().code)
 
 
+def table_full() -> str:
+    return n_("The table is full ({n} seat).", "The table is full ({n} seats).", MAX_SEATS)
+
+
 def table_link(table: Table) -> str:
     """A link to the table's message (to its channel until it has one)."""
     if table.message_id is None:
@@ -64,6 +69,9 @@ class WaitingJoin:
     """A Join click waiting for its table's lock, maybe in another click's group."""
 
     interaction: Interaction
+    # The language its member reads the bot in: the group is answered by one
+    # task, and each answer (and each seat) must still be in its own member's.
+    language: str
     # Settled by the click that takes the lock for the group: a result once
     # this click is answered, or the error its own handler should raise.
     settled: asyncio.Future[None]
@@ -126,12 +134,14 @@ class Lobby:
         ):
             await refuse(
                 interaction,
-                "That match is no longer at hand (the bot restarted since): "
-                "`/rummy start` opens a new game.",
+                _(
+                    "That match is no longer at hand (the bot restarted since): "
+                    "`/rummy start` opens a new game."
+                ),
             )
             return
         if ended.seat_of_user(interaction.user.id) is None:
-            await refuse(interaction, "Only the players of that match can call a rematch.")
+            await refuse(interaction, _("Only the players of that match can call a rematch."))
             return
         if not await self._channel_is_free(interaction):
             return
@@ -152,17 +162,25 @@ class Lobby:
         if existing is not None:
             await refuse(
                 interaction,
-                f"A game is already open in this channel: {table_link(existing)}. "
-                "Join it, or wait for it to end.",
+                _(
+                    "A game is already open in this channel: {link}. "
+                    "Join it, or wait for it to end.",
+                    link=table_link(existing),
+                ),
             )
             return False
         missing = missing_permissions(interaction.app_permissions)
         if missing:
             await refuse(
                 interaction,
-                "I can't run a game in this channel: I need the "
-                + ", ".join(missing)
-                + " permission here. Ask a server admin to grant it, then try again.",
+                n_(
+                    "I can't run a game in this channel: I need the {permissions} permission "
+                    "here. Ask a server admin to grant it, then try again.",
+                    "I can't run a game in this channel: I need the {permissions} permissions "
+                    "here. Ask a server admin to grant them, then try again.",
+                    len(missing),
+                    permissions=", ".join(_(label) for label in missing),
+                ),
             )
             return False
         return True
@@ -186,14 +204,14 @@ class Lobby:
         try:
             await self.work.open(table)
         except NotSaved as refusal:
-            await refuse(interaction, str(refusal))
+            await refuse(interaction, refusal_text(refusal))
             return
         async with table.lock:
             # Under the lock: a Join can come as soon as the message exists,
             # before the reply that says its id is read.
-            table.message_id = await callbacks.open_message(
-                interaction, controls=lobby_layout(table)
-            )
+            with speaking(table.language):
+                layout = lobby_layout(table)
+            table.message_id = await callbacks.open_message(interaction, controls=layout)
         # Saved outside the lock, so the first Joins need not wait for the
         # disk. A Join saved after it carries the id too (the later save wins).
         await self.work.record_message(table)
@@ -202,27 +220,29 @@ class Lobby:
     @staticmethod
     def _require_lobby(interaction: Interaction, table: Table) -> None:
         if table.stage is not Stage.LOBBY:
-            raise Refusal("This game has already started.")
+            raise Refusal(_("This game has already started."))
         message = interaction.message
         if message is not None and table.message_id is None:
             table.message_id = message.id  # its id was lost to a failed save or a crash
         if message is not None and message.id != table.message_id:
-            raise Refusal("That button is on an old message: use the current lobby.")
+            raise Refusal(_("That button is on an old message: use the current lobby."))
 
     async def _show_lobby(self, interaction: Interaction, table: Table) -> None:
-        await callbacks.update_message(interaction, controls=lobby_layout(table))
+        with speaking(table.language):  # the public lobby
+            layout = lobby_layout(table)
+        await callbacks.update_message(interaction, controls=layout)
 
     # --- Join, gathered --------------------------------------------------------------------
     def _seat_joiner(self, interaction: Interaction, table: Table) -> None:
         self._require_lobby(interaction, table)
         if table.seat_of_user(interaction.user.id) is not None:
-            raise Refusal("You already have a seat at this table.")
+            raise Refusal(_("You already have a seat at this table."))
         if len(table.seats) >= MAX_SEATS:
-            raise Refusal(f"The table is full ({MAX_SEATS} seats).")
+            raise Refusal(table_full())
         table.seats.append(human_seat(interaction.user))
 
     async def join(
-        self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]
+        self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]
     ) -> None:
         """Join ``table`` together with whoever else is joining it at this moment.
 
@@ -234,7 +254,7 @@ class Lobby:
         the order they land in does not matter, and the next group waits for
         the lock, as a single Join does.
         """
-        me = WaitingJoin(interaction, asyncio.get_running_loop().create_future())
+        me = WaitingJoin(interaction, current().code, asyncio.get_running_loop().create_future())
         group = self._joining.get(table.channel_id)
         if group is not None:
             group.append(me)
@@ -276,16 +296,19 @@ class Lobby:
         refused: dict[WaitingJoin, str] = {}
         dealt = False
         if self.tables.get(table.channel_id) is not table:
-            refused = dict.fromkeys(group, "That game has just ended.")
+            for entry in group:
+                with speaking(entry.language):
+                    refused[entry] = _("That game has just ended.")
         try:
             async with self.work.change(table, refresh=False) as change:
                 for entry in group:
                     if entry in refused:
                         continue
-                    try:
-                        self._seat_joiner(entry.interaction, table)
-                    except Refusal as refusal:
-                        refused[entry] = str(refusal)
+                    with speaking(entry.language):
+                        try:
+                            self._seat_joiner(entry.interaction, table)
+                        except Refusal as refusal:
+                            refused[entry] = str(refusal)
                 if len(refused) < len(group):
                     seated = {seat.user_id for seat in table.seats}
                     if table.invited and seated.issuperset(table.invited):
@@ -294,12 +317,14 @@ class Lobby:
                     await change.save()
         except NotSaved as not_saved:
             dealt = False
-            refused.update({entry: str(not_saved) for entry in group if entry not in refused})
+            for entry in group:
+                if entry not in refused:
+                    with speaking(entry.language):
+                        refused[entry] = refusal_text(not_saved)
+        with speaking(table.language):  # the public table
+            layout = playing_layout(table, self.faces) if dealt else lobby_layout(table)
         if dealt:
-            layout = playing_layout(table, self.faces)
             self.notifier.dealt(table)
-        else:
-            layout = lobby_layout(table)
         answers = [
             refuse(entry.interaction, refused[entry])
             if entry in refused
@@ -311,26 +336,26 @@ class Lobby:
 
     # --- the other lobby buttons --------------------------------------------------------------
     async def leave(
-        self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]
+        self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]
     ) -> None:
         self._require_lobby(interaction, table)
         seat = table.seat_of_user(interaction.user.id)
         if seat is None:
-            raise Refusal("You don't have a seat at this table.")
+            raise Refusal(_("You don't have a seat at this table."))
         if interaction.user.id == table.host_id:
-            raise Refusal("You are the host: press Cancel to close the lobby instead.")
+            raise Refusal(_("You are the host: press Cancel to close the lobby instead."))
         async with self.work.change(table, refresh=False) as change:
             table.seats.remove(seat)
             await change.save()
             await self._show_lobby(interaction, table)
 
     async def add_computer(
-        self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]
+        self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]
     ) -> None:
         self._require_lobby(interaction, table)
         level = parsed.arg if parsed.arg in COMPUTER_LEVELS else "easy"
         if len(table.seats) >= MAX_SEATS:
-            raise Refusal(f"The table is full ({MAX_SEATS} seats).")
+            raise Refusal(table_full())
         async with self.work.change(table, refresh=False) as change:
             number = table.next_cpu_number
             table.next_cpu_number += 1
@@ -342,33 +367,38 @@ class Lobby:
             await self._show_lobby(interaction, table)
 
     async def remove_computer(
-        self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]
+        self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]
     ) -> None:
         self._require_lobby(interaction, table)
         computers = [seat for seat in table.seats if seat.is_computer]
         if not computers:
-            raise Refusal("There is no computer player to remove.")
+            raise Refusal(_("There is no computer player to remove."))
         async with self.work.change(table, refresh=False) as change:
             table.seats.remove(computers[-1])
             await change.save()
             await self._show_lobby(interaction, table)
 
     async def start(
-        self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]
+        self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]
     ) -> None:
         self._require_lobby(interaction, table)
         if len(table.seats) < MIN_SEATS:
             raise Refusal(
-                f"At least {MIN_SEATS} players are needed: wait for someone to Join, "
-                "or add a computer player."
+                n_(
+                    "At least {n} player is needed: wait for someone to Join, "
+                    "or add a computer player.",
+                    "At least {n} players are needed: wait for someone to Join, "
+                    "or add a computer player.",
+                    MIN_SEATS,
+                )
             )
         async with self.work.change(table, refresh=False) as change:
             self._deal(table, interaction.created_at.timestamp())
             await change.save()
             try:
-                await callbacks.update_message(
-                    interaction, controls=playing_layout(table, self.faces)
-                )
+                with speaking(table.language):  # the public table
+                    layout = playing_layout(table, self.faces)
+                await callbacks.update_message(interaction, controls=layout)
             finally:
                 self.notifier.dealt(table)
 
@@ -378,16 +408,17 @@ class Lobby:
         table.stage = Stage.PLAYING
         table.invited.clear()
         dealer = table.name_of(table.match.hand.view_for(None).dealer)
-        table.new_hand_log(f"Hand 1: {dealer} dealt")
+        with speaking(table.language):  # the public log
+            table.new_hand_log(_("Hand {number}: {dealer} dealt", number=1, dealer=dealer))
         table.last_human_action = when
         self.moves.start_clock(table)
 
     async def cancel(
-        self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]
+        self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]
     ) -> None:
         self._require_lobby(interaction, table)
         await self.work.close(table)
-        await callbacks.update_message(
-            interaction, controls=cancelled_layout("The host cancelled this game.")
-        )
+        with speaking(table.language):  # the public table
+            layout = cancelled_layout(_("The host cancelled this game."))
+        await callbacks.update_message(interaction, controls=layout)
 

@@ -24,6 +24,7 @@ from presentation.actions import ComponentId
 from presentation.card_emoji import CardFaces
 from presentation.hand_message import Choices, hand_layout, settings_layout
 from presentation.hand_messages import HandMessages
+from presentation.i18n import N_, _, speaking
 from presentation.layouts import Layout
 from presentation.notify import Notifier
 from presentation.refresh import TableRefresher
@@ -36,17 +37,20 @@ from transport.private import Interaction
 from .automation import think
 from .moves import Moves
 from .prefs import PREF_NAMES, PlayerPrefs
-from .router import AfterLock, Handlers, refuse, seat_of, tell_closed_dms
+from .router import AfterLock, Handlers, refusal_text, refuse, seat_of, tell_closed_dms
 from .tasks import Supervisor
 
-OUT_OF_DATE = "That was out of date: here is your hand as it is now."
+OUT_OF_DATE = N_("That was out of date: here is your hand as it is now.")
+NOT_STARTED = N_("The game has not started yet.")
+NOT_YOUR_TURN = N_("Not your turn yet: {who} is playing.")
+DRAW_FIRST = N_("Draw first: from the stock, or take the top of the discard pile.")
 
 
 class OutOfDate(Refusal):
     """A click on a hand message from an earlier hand: its answer is the hand now."""
 
     def __init__(self) -> None:
-        super().__init__(OUT_OF_DATE)
+        super().__init__(_(OUT_OF_DATE))
 
 
 @dataclass(frozen=True)
@@ -65,9 +69,9 @@ def _hand_of_arg(parsed: ComponentId) -> str:
 
 def _require_current_hand(table: Table, parsed: ComponentId) -> None:
     if table.stage is Stage.HAND_OVER:
-        raise Refusal("This hand is over: press Next hand on the table.")
+        raise Refusal(_("This hand is over: press Next hand on the table."))
     if table.stage is not Stage.PLAYING:
-        raise Refusal("The game has not started yet.")
+        raise Refusal(_(NOT_STARTED))
     if _hand_of_arg(parsed) != str(table.hand_number):
         raise OutOfDate()
 
@@ -140,19 +144,19 @@ class Play:
         """`/rummy hand`: the same private message as the table's Show hand button."""
         table = self.tables.get(interaction.channel_id or 0)
         if table is None:
-            await refuse(interaction, "There is no game in this channel.")
+            await refuse(interaction, _("There is no game in this channel."))
             return
         async with table.lock:
             try:
                 opening = self.prepare_hand(interaction, table)
             except Refusal as refusal:
-                await refuse(interaction, str(refusal))
+                await refuse(interaction, refusal_text(refusal))
                 return
         await self.send_hand(interaction, table, opening)
         await tell_closed_dms(interaction, table)
 
     async def show_hand(
-        self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]
+        self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]
     ) -> AfterLock:
         # Sent after the lock is let go: opening a hand changes nothing, and when
         # a hand is dealt the whole table opens theirs at once. Holding the lock
@@ -164,7 +168,7 @@ class Play:
         """The private hand message to open for this player; needs the table settled."""
         seat = seat_of(interaction, table)
         if table.stage is Stage.LOBBY or table.match is None:
-            raise Refusal("The game has not started yet.")
+            raise Refusal(_(NOT_STARTED))
         four_colour = self.prefs.of(interaction.user.id).four_colour
         layout = hand_layout(table, seat.key, self.faces, four_colour=four_colour)
         return HandOpening(seat.key, layout, table.changes)
@@ -184,12 +188,12 @@ class Play:
 
     # --- table buttons --------------------------------------------------------------------
     async def rules(
-        self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]
+        self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]
     ) -> None:
         await callbacks.send_message(interaction, render.rules_text(table.rules), ephemeral=True)
 
     async def next_hand(
-        self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]
+        self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]
     ) -> None:
         message = interaction.message
         if (
@@ -197,15 +201,21 @@ class Play:
             or parsed.arg != str(table.hand_number)
             or (message is not None and message.id != table.message_id)
         ):
-            raise Refusal("That button is from an earlier hand; the next hand is already dealt.")
+            raise Refusal(
+                _("That button is from an earlier hand; the next hand is already dealt.")
+            )
         match = table.match
         assert match is not None and match.hand.outcome is not None
-        finished = result_layout(table, match.hand.outcome, self.faces, dealt_on=True)
+        with speaking(table.language):  # the public table
+            finished = result_layout(table, match.hand.outcome, self.faces, dealt_on=True)
         async with self.work.change(table, refresh=False) as change:
             match.next_hand()
             table.stage = Stage.PLAYING
             dealer = table.name_of(match.hand.view_for(None).dealer)
-            table.new_hand_log(f"Hand {match.hand_number}: {dealer} dealt")
+            with speaking(table.language):  # the public log
+                table.new_hand_log(
+                    _("Hand {number}: {dealer} dealt", number=match.hand_number, dealer=dealer)
+                )
             table.last_human_action = time.time()
             self.moves.start_clock(table)
             await change.save()
@@ -227,7 +237,7 @@ class Play:
         and notices are shown in the message itself, never as a new one."""
         seat = seat_of(interaction, table)
         if table.match is None:
-            await refuse(interaction, note or "The game has not started yet.")
+            await refuse(interaction, note or _(NOT_STARTED))
             return
         four_colour = self.prefs.of(interaction.user.id).four_colour
         layout = hand_layout(table, seat.key, self.faces, note=note, four_colour=four_colour)
@@ -235,7 +245,7 @@ class Play:
         table.hand_messages[seat.key] = HandMessage(InteractionHandle(interaction), time.time())
 
     async def pick(
-        self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]
+        self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]
     ) -> None:
         """Put a card in the selection, or take it out again."""
         seat = seat_of(interaction, table)
@@ -243,12 +253,12 @@ class Play:
         assert table.match is not None
         hand = table.match.hand  # a pick only needs the turn and the cards, not a view
         if hand.turn != seat.key:
-            raise Refusal(f"Not your turn yet: {table.name_of(hand.turn)} is playing.")
+            raise Refusal(_(NOT_YOUR_TURN, who=table.name_of(hand.turn)))
         if hand.phase is not Phase.PLAY:
-            raise Refusal("Draw first: from the stock, or take the top of the discard pile.")
+            raise Refusal(_(DRAW_FIRST))
         code = (parsed.arg or "").partition(".")[2]
         if code not in {card.code for card in hand.hand_of(seat.key)}:
-            raise Refusal("That card is no longer in your hand.")
+            raise Refusal(_("That card is no longer in your hand."))
         chosen = table.selections.setdefault(seat.key, [])
         if code in chosen:
             chosen.remove(code)
@@ -257,21 +267,21 @@ class Play:
         await self.show_in_place(interaction, table)
 
     async def settings(
-        self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]
+        self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]
     ) -> None:
         """Show the player's own settings in place of their hand."""
         await self._show_settings(interaction, table)
 
     async def toggle(
-        self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]
+        self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]
     ) -> None:
         """Switch one of the player's own settings; remembered wherever they play."""
         seat_of(interaction, table)
         name = parsed.arg or ""
         if name not in PREF_NAMES:
-            raise Refusal("That setting is not one I know.")
+            raise Refusal(_("That setting is not one I know."))
         await self.prefs.toggle(interaction.user.id, name)
-        await self._show_settings(interaction, table, "Saved.")
+        await self._show_settings(interaction, table, _("Saved."))
 
     async def _show_settings(
         self, interaction: Interaction, table: Table, note: str | None = None
@@ -283,33 +293,34 @@ class Play:
         )
 
     async def hint(
-        self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]
+        self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]
     ) -> None:
         """The strongest computer player's next move, shown and its cards picked,
         never played: the player still presses the move."""
         seat = seat_of(interaction, table)
         _require_current_hand(table, parsed)
         if table.rules.hints is Hints.OFF:
-            raise Refusal("This table plays without hints.")
+            raise Refusal(_("This table plays without hints."))
         assert table.match is not None
         view = table.view_of(seat.key)
         if view.turn != seat.key:
-            raise Refusal("Hints are for your own turn.")
+            raise Refusal(_("Hints are for your own turn."))
         rng = random.Random(f"{table.seed}:{table.hand_number}:{len(table.hand_log)}:{seat.key}")
         # The strongest level, thinking off the event loop (see flows.automation).
         advice = await asyncio.to_thread(think, table, view, "expert", rng)
         table.selections[seat.key] = [card.code for card in _cards_of(advice)]
-        await self.show_in_place(interaction, table, f"💡 Hint: {render.advice(advice, view)}")
+        hint = _("💡 Hint: {advice}", advice=render.advice(advice, view))
+        await self.show_in_place(interaction, table, hint)
 
     async def full_log(
-        self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]
+        self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]
     ) -> None:
         """Every move of the hand so far, in a message of its own."""
         seat_of(interaction, table)
         await callbacks.send_message(interaction, render.hand_log_text(table), ephemeral=True)
 
     async def sort(
-        self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]
+        self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]
     ) -> None:
         seat = seat_of(interaction, table)
         _require_current_hand(table, parsed)
@@ -318,7 +329,7 @@ class Play:
         await self.show_in_place(interaction, table)
 
     async def refresh(
-        self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]
+        self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]
     ) -> None:
         """Bring the hand message up to date (any control of an older one does too)."""
         await self.show_in_place(interaction, table)
@@ -332,7 +343,7 @@ class Play:
         seat = seat_of(interaction, table)
         _require_current_hand(table, parsed)
         if seat.autopilot:
-            raise Refusal("A computer is playing your seat: press Take my seat back first.")
+            raise Refusal(_("A computer is playing your seat: press Take my seat back first."))
         async with self.work.change(table) as change:
             self.moves.apply(table, seat.key, [action], by_human=True)
             await change.save()
@@ -344,68 +355,69 @@ class Play:
         assert table.match is not None
         view = table.view_of(seat.key)
         if view.turn != seat.key:
-            raise Refusal(f"Not your turn yet: {table.name_of(view.turn)} is playing.")
+            raise Refusal(_(NOT_YOUR_TURN, who=table.name_of(view.turn)))
         if view.phase is not Phase.PLAY:
-            raise Refusal("Draw first: from the stock, or take the top of the discard pile.")
+            raise Refusal(_(DRAW_FIRST))
         return Choices.of(view, _selected(table, seat.key))
 
     async def draw(
-        self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]
+        self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]
     ) -> None:
         await self._act(interaction, table, parsed, DrawStock())
 
     async def take(
-        self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]
+        self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]
     ) -> None:
         await self._act(interaction, table, parsed, TakeDiscard())
 
     async def meld(
-        self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]
+        self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]
     ) -> None:
         choices = self._choices(interaction, table, parsed)
         picked = tuple(_selected(table, seat_of(interaction, table).key))
         if len(picked) < 3:
-            raise Refusal("Pick at least 3 cards to meld: 3 or 4 of one rank, or a run.")
+            raise Refusal(_("Pick at least 3 cards to meld: 3 or 4 of one rank, or a run."))
         # Not a legal meld: the engine says why, in its own words.
         await self._act(interaction, table, parsed, choices.meld or MeldCards(picked))
 
     async def lay_off(
-        self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]
+        self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]
     ) -> None:
         choices = self._choices(interaction, table, parsed)
         meld = (parsed.arg or "").partition(".")[2]
         fitting = [lay_off for lay_off in choices.lay_offs if str(lay_off.meld) == meld]
         picked = tuple(_selected(table, seat_of(interaction, table).key))
         if not picked:
-            raise Refusal("Pick the cards to lay off first.")
+            raise Refusal(_("Pick the cards to lay off first."))
         if not fitting and not meld.isdigit():
-            raise Refusal("There is no such meld on the table.")
+            raise Refusal(_("There is no such meld on the table."))
         # Not a legal lay-off: the engine says why, in its own words.
         action = fitting[0] if fitting else LayOff(picked, int(meld))
         await self._act(interaction, table, parsed, action)
 
     async def discard(
-        self, interaction: Interaction, table: Table, parsed: ComponentId, _: list[str]
+        self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]
     ) -> None:
         choices = self._choices(interaction, table, parsed)
         picked = _selected(table, seat_of(interaction, table).key)
         if len(picked) != 1:
-            raise Refusal("Pick exactly one card to discard.")
+            raise Refusal(_("Pick exactly one card to discard."))
         # Not a legal discard: the engine says why, in its own words.
         await self._act(interaction, table, parsed, choices.discard or Discard(picked[0]))
 
     async def reclaim(
-        self, interaction: Interaction, table: Table, _: ComponentId, __: list[str]
+        self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]
     ) -> None:
         seat = seat_of(interaction, table)
         if not seat.autopilot:
-            raise Refusal("Your seat is already yours.")
+            raise Refusal(_("Your seat is already yours."))
         async with self.work.change(table) as change:
             seat.autopilot = False
             seat.missed_turns = 0
             table.last_human_action = time.time()
-            table.note(f"{seat.name} took their seat back", seat.key)
+            with speaking(table.language):  # the public log
+                table.note(_("{name} took their seat back", name=seat.name), seat.key)
             if table.current_seat is seat:
                 self.moves.start_clock(table)
             await change.save()
-            await self.show_in_place(interaction, table, "Your seat is yours again.")
+            await self.show_in_place(interaction, table, _("Your seat is yours again."))

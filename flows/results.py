@@ -10,6 +10,7 @@ from __future__ import annotations
 import discord
 
 from db import Database, StorageError
+from presentation.i18n import _, speaking
 from presentation.pacing import RequestBudget
 from presentation.ratings import result_text
 from presentation.results import post_result
@@ -56,6 +57,12 @@ class MatchResults:
                     entry = None if summary is None else summary.entry
             except StorageError:
                 entry = None  # the chart still goes out, without the ratings
-        title = "Final scores" if entry is None else f"Match #{entry.match_id}"
-        chart = table_chart(table, f"{title}: points after each hand")
-        await post_result(self.client, self.budget, table.channel_id, result_text(entry), chart)
+        # Posted in the table's channel, for everyone: in the table's language.
+        with speaking(table.language):
+            if entry is None:
+                title = _("Final scores: points after each hand")
+            else:
+                title = _("Match #{id}: points after each hand", id=entry.match_id)
+            chart = table_chart(table, title)
+            text = result_text(entry)
+        await post_result(self.client, self.budget, table.channel_id, text, chart)

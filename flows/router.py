@@ -18,9 +18,21 @@ from dataclasses import dataclass, field
 import discord
 
 from engine import RummyError
-from presentation.actions import ACTIONS, ComponentAction, ComponentId, Locking, Place, Who
-from presentation.i18n import current
-from tables import Refusal, Seat, Table, TableRegistry
+from presentation.actions import (
+    ACTIONS,
+    ADD_COMPUTER,
+    CANCEL,
+    REMOVE_COMPUTER,
+    START,
+    ComponentAction,
+    ComponentId,
+    Locking,
+    Place,
+    Who,
+)
+from presentation.explain import explain
+from presentation.i18n import N_, _, current
+from tables import NotSaved, Refusal, Seat, Table, TableRegistry
 from transport import callbacks
 from transport.events import clicked_on_its_message
 from transport.private import Interaction
@@ -30,19 +42,28 @@ log = logging.getLogger(__name__)
 UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction past its 3 s
 # A click not answered by then is deferred, so that Discord's 3 s are never missed.
 DEFER_AFTER = 2.0
-UNRECOGNISED = "That control is not one I recognise."
-RESTARTING = "The bot is restarting; nothing was changed. Try again in a moment."
-WENT_WRONG = "Something went wrong on my side; nothing was changed."
+# Messages kept as constants are marked here and translated where they are shown.
+UNRECOGNISED = N_("That control is not one I recognise.")
+RESTARTING = N_("The bot is restarting; nothing was changed. Try again in a moment.")
+WENT_WRONG = N_("Something went wrong on my side; nothing was changed.")
 # The change was saved, and only its answer failed.
-SHOWING_FAILED = (
+SHOWING_FAILED = N_(
     "That was done, but I could not show it to you: press Refresh on your hand, "
     "or Show hand on the table, to see where things stand."
 )
-EARLIER_HAND = "That was from an earlier game: here is your hand in this one."
-EARLIER_GAME = (
+EARLIER_HAND = N_("That was from an earlier game: here is your hand in this one.")
+EARLIER_GAME = N_(
     "That button is from an earlier game in this channel: use the current game's table "
     "(Show hand opens your hand)."
 )
+# What only the host may do, a whole sentence each (the words around a task
+# change with it in other languages).
+HOST_ONLY = {
+    ADD_COMPUTER: N_("Only the host ({host}) can add computer players."),
+    REMOVE_COMPUTER: N_("Only the host ({host}) can remove computer players."),
+    START: N_("Only the host ({host}) can start the game."),
+    CANCEL: N_("Only the host ({host}) can cancel the game."),
+}
 
 # What a handler may hand back: an answer to send once the table's lock is let
 # go, for clicks that change nothing and need not hold up the table.
@@ -74,8 +95,18 @@ class Handlers:
         return [name for name, action in ACTIONS.items() if action not in bound]
 
 
+def refusal_text(refusal: Exception) -> str:
+    """Why an action was refused, in the current language: a flow's refusal is
+    worded already, the engine's and the storage's are translated here."""
+    if isinstance(refusal, RummyError):
+        return explain(refusal)
+    if isinstance(refusal, NotSaved):
+        return _(str(refusal))  # tables.NOT_SAVED, marked where it is defined
+    return str(refusal)
+
+
 async def refuse(interaction: Interaction, text: str) -> None:
-    """Tell the member privately why nothing happened."""
+    """Tell the member privately why nothing happened (``text`` in their language)."""
     _refused.set(True)
     if callbacks.awaiting_answer(interaction):
         await callbacks.send_message(interaction, text, ephemeral=True)
@@ -87,7 +118,7 @@ def seat_of(interaction: Interaction, table: Table) -> Seat:
     """The clicking member's seat; a refusal if they have none."""
     seat = table.seat_of_user(interaction.user.id)
     if seat is None:
-        raise Refusal("You are not playing at this table.")
+        raise Refusal(_("You are not playing at this table."))
     return seat
 
 
@@ -98,8 +129,10 @@ async def tell_closed_dms(interaction: Interaction, table: Table) -> None:
         return
     table.dm_closed_told.add(user_id)
     await interaction.followup.send(
-        "I couldn't send you a DM (your DMs are closed to this server). "
-        "Press **Show hand** on the table whenever you want to see your cards.",
+        _(
+            "I couldn't send you a DM (your DMs are closed to this server). "
+            "Press **Show hand** on the table whenever you want to see your cards."
+        ),
         ephemeral=True,
     )
 
@@ -141,7 +174,7 @@ class ComponentRouter:
             log.exception("component %s failed", parsed)
             saved = table is not None and table.changes != changes_before
             if callbacks.awaiting_answer(interaction):
-                await refuse(interaction, SHOWING_FAILED if saved else WENT_WRONG)
+                await refuse(interaction, _(SHOWING_FAILED if saved else WENT_WRONG))
             return "failed"
         finally:
             _refused.reset(refused)
@@ -154,37 +187,37 @@ class ComponentRouter:
         values: list[str],
     ) -> None:
         if parsed is None or not clicked_on_its_message(interaction):
-            await refuse(interaction, UNRECOGNISED)
+            await refuse(interaction, _(UNRECOGNISED))
             return
         ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
         if ephemeral != parsed.action.place.ephemeral:
             # A forged click: a table's button on a hand message, or the reverse.
-            await refuse(interaction, UNRECOGNISED)
+            await refuse(interaction, _(UNRECOGNISED))
             return
         server_handler = self.handlers.server_wide.get(parsed.action)
         if server_handler is not None:
             if parsed.action.place is Place.LEADERBOARD and self._is_table_message(interaction):
-                await refuse(interaction, UNRECOGNISED)
+                await refuse(interaction, _(UNRECOGNISED))
                 return
             await server_handler(interaction, parsed)
             return
         if table is None or parsed.scope != interaction.channel_id:
             await refuse(
                 interaction,
-                "There is no game running here any more. `/rummy start` opens a new one.",
+                _("There is no game running here any more. `/rummy start` opens a new one."),
             )
             return
         if parsed.game != table.game_id:
             if parsed.action.place is Place.HAND and table.seat_of_user(interaction.user.id):
                 # A seated player's hand message from an earlier game heals
                 # into this game's hand.
-                await self._answer_refusal(interaction, table, parsed.action, EARLIER_HAND)
+                await self._answer_refusal(interaction, table, parsed.action, _(EARLIER_HAND))
             else:
-                await refuse(interaction, EARLIER_GAME)
+                await refuse(interaction, _(EARLIER_GAME))
             return
         handler = self.handlers.at_table.get(parsed.action)
         if handler is None:
-            await refuse(interaction, UNRECOGNISED)
+            await refuse(interaction, _(UNRECOGNISED))
             return
         locking = parsed.action.locking
         if locking is Locking.GROUP:
@@ -212,7 +245,7 @@ class ComponentRouter:
     ) -> AfterLock | None:
         """Run a click's handler, answering its refusal; what to send after the lock."""
         if self.tables.get(parsed.scope) is not table:
-            await refuse(interaction, "That game has just ended.")
+            await refuse(interaction, _("That game has just ended."))
             return None
         seat = table.seat_of_user(interaction.user.id)
         if seat is not None:
@@ -224,7 +257,7 @@ class ComponentRouter:
             self._check_who(interaction, table, parsed.action)
             return await handler(interaction, table, parsed, values)
         except (Refusal, RummyError) as refusal:
-            await self._answer_refusal(interaction, table, parsed.action, str(refusal))
+            await self._answer_refusal(interaction, table, parsed.action, refusal_text(refusal))
         return None
 
     async def _answer_refusal(
@@ -253,4 +286,8 @@ class ComponentRouter:
         if action.who is Who.SEATED:
             seat_of(interaction, table)
         elif action.who is Who.HOST and interaction.user.id != table.host_id:
-            raise Refusal(f"Only the host (<@{table.host_id}>) can {action.host_task}.")
+            host = f"<@{table.host_id}>"
+            sentence = HOST_ONLY.get(action)
+            if sentence is not None:
+                raise Refusal(_(sentence, host=host))
+            raise Refusal(_("Only the host ({host}) can {task}.", host=host, task=action.host_task))

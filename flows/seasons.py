@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 from db import Database, SeasonRefused
+from presentation.i18n import _
 from transport.private import Interaction
 
 from .router import refuse
@@ -20,15 +21,19 @@ class Seasons:
     async def end(self, interaction: Interaction, name: str | None) -> None:
         assert interaction.guild_id is not None
         if not interaction.permissions.manage_guild:
-            await refuse(interaction, "Only a member with Manage Server can end a season.")
+            await refuse(interaction, _("Only a member with Manage Server can end a season."))
             return
         try:
             season = await self.db.end_season(interaction.guild_id, name, time.time())
         except SeasonRefused as refusal:
-            await refuse(interaction, str(refusal))
+            await refuse(interaction, _(refusal.template, **refusal.params))
             return
         await interaction.response.send_message(
-            f"🏁 **{season.name}** is over: its standings are kept "
-            f"(`/rummy leaderboard season:{season.name}`), and season {season.number + 1} "
-            "starts now, with everyone unrated."
+            _(
+                "🏁 **{season}** is over: its standings are kept "
+                "(`/rummy leaderboard season:{season}`), and season {number} "
+                "starts now, with everyone unrated.",
+                season=season.name,
+                number=season.number + 1,
+            )
         )

@@ -10,7 +10,8 @@ from typing import Any
 from db import Database, StorageError
 from engine import HouseRules, RummyError
 from presentation import render
-from presentation.i18n import LANGUAGES, language_for
+from presentation.explain import explain
+from presentation.i18n import LANGUAGES, N_, _, language_for
 from tables import TableRegistry
 from transport.private import Interaction
 
@@ -24,7 +25,7 @@ def merge_rules(base: HouseRules, options: Mapping[str, Any]) -> HouseRules:
     """Apply the options a member gave on top of ``base``; refuse contradictions."""
     given = {key: value for key, value in options.items() if value is not None}
     if "target" in given and "hands" in given:
-        raise RummyError("Choose either a target score or a number of hands, not both.")
+        raise RummyError(N_("Choose either a target score or a number of hands, not both."))
     merged = base.to_dict()
     merged.update(given)
     if "hands" in given:
@@ -94,7 +95,7 @@ class ServerRules:
         """`/rummy settings`: change the server's defaults (Manage Server only)."""
         if not interaction.permissions.manage_guild:
             await interaction.response.send_message(
-                "Only members with Manage Server can change the server's house rules.",
+                _("Only members with Manage Server can change the server's house rules."),
                 ephemeral=True,
             )
             return
@@ -107,24 +108,25 @@ class ServerRules:
             rules = merge_rules(before, options)
             await self.set(interaction.guild_id, rules, language)
         except RummyError as error:
-            await interaction.response.send_message(str(error), ephemeral=True)
+            await interaction.response.send_message(explain(error), ephemeral=True)
             return
         except StorageError:
             await interaction.response.send_message(
-                "The settings could not be saved; nothing changed.", ephemeral=True
+                _("The settings could not be saved; nothing changed."), ephemeral=True
             )
             return
         changed = render.changed_rules(rules, before)
         if language is not None and language != before_language:
-            changed.append(f"Language of the public tables: {LANGUAGES[language]}")
-        if changed:
-            text = "New games in this server now start with:\n" + "\n".join(
-                f"• {line}" for line in changed
+            changed.append(
+                _("Language of the public tables: {language}", language=LANGUAGES[language])
             )
+        if changed:
+            text = _("New games in this server now start with:") + "\n"
+            text += "\n".join(f"• {line}" for line in changed)
         else:
-            text = "Nothing changed: those already were this server's defaults."
+            text = _("Nothing changed: those already were this server's defaults.")
         await interaction.response.send_message(
-            text + "\n`/rummy rules` shows them all.", ephemeral=True
+            text + "\n" + _("`/rummy rules` shows them all."), ephemeral=True
         )
 
     async def help(self, interaction: Interaction) -> None:

@@ -9,6 +9,7 @@ from db import Database, LeaderboardOrder
 from presentation import actions
 from presentation.actions import ComponentId
 from presentation.components import leaderboard_controls
+from presentation.i18n import _
 from presentation.ratings import add_rating_fields, rating_embed
 from presentation.scores import leaderboard_embed, stats_embed
 from transport import callbacks
@@ -30,7 +31,7 @@ def _order(value: str | None) -> LeaderboardOrder:
 
 
 def _guild_name(interaction: Interaction) -> str:
-    return interaction.guild.name if interaction.guild is not None else "this server"
+    return interaction.guild.name if interaction.guild is not None else _("this server")
 
 
 def _season_number(order: str) -> int | None:
@@ -60,10 +61,18 @@ class Stats:
             found = await self.db.find_season(guild_id, season)
             if found is None:
                 ended = [s.name for s in await self.db.seasons(guild_id)]
-                known = (
-                    f" Ended seasons: {', '.join(ended[:20])}." if ended else " None has ended yet."
-                )
-                await refuse(interaction, f"This server has no season named {season!r}.{known}")
+                if ended:
+                    text = _(
+                        "This server has no season named {season}. Ended seasons: {ended}.",
+                        season=repr(season),
+                        ended=", ".join(ended[:20]),
+                    )
+                else:
+                    text = _(
+                        "This server has no season named {season}. None has ended yet.",
+                        season=repr(season),
+                    )
+                await refuse(interaction, text)
                 return
             await self._send_rating(interaction, f"{SEASON_PREFIX}{found.number}", found.number)
             return
@@ -87,10 +96,10 @@ class Stats:
         )
 
     async def leaderboard_page(self, interaction: Interaction, parsed: ComponentId) -> None:
-        order, _, number = (parsed.arg or "wins.1").partition(".")
+        order, _dot, number = (parsed.arg or "wins.1").partition(".")
         guild_id = parsed.scope
         if guild_id != interaction.guild_id:
-            await refuse(interaction, "That leaderboard belongs to another server.")
+            await refuse(interaction, _("That leaderboard belongs to another server."))
             return
         try:
             wanted = int(number)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from types import TracebackType
 
 from db import Database, StorageError, unrecorded
+from engine.words import N_
 
 from .records import live_table, match_record
 from .registry import TableRegistry
@@ -31,7 +32,8 @@ from .table import Stage, Table, TableSnapshot
 
 log = logging.getLogger(__name__)
 
-NOT_SAVED = "⚠️ That could not be saved, so it did not happen. Please try again in a moment."
+# Marked for the catalogues; the flows translate it where they show it.
+NOT_SAVED = N_("⚠️ That could not be saved, so it did not happen. Please try again in a moment.")
 # A match result the database refuses this many times in a row is kept aside
 # as a file (db.unrecorded) and its table closed: a database that keeps
 # failing must never hold a channel's game for ever.

@@ -98,8 +98,10 @@ def _read_imports(module: Module, modules: dict[str, Module]) -> None:
             for alias in node.names:
                 candidate = f"{base}.{alias.name}"
                 targets.append(candidate if candidate in modules else base)
+                # A bare ``_`` is gettext's translate function, public by convention.
                 if (
                     alias.name.startswith("_")
+                    and alias.name != "_"
                     and base.split(".")[0] in {m.split(".")[0] for m in modules}
                     and base != module.name
                 ):
