@@ -38,9 +38,12 @@ def ordinal_place(place: int) -> str:
     if 10 <= place % 100 <= 20 or place % 10 not in (1, 2, 3):
         return _("{n}th", n=shown)
     if place % 10 == 1:
+        # Translators: 1st place; see "{n}th".
         return _("{n}st", n=shown)
     if place % 10 == 2:
+        # Translators: 2nd place; see "{n}th".
         return _("{n}nd", n=shown)
+    # Translators: 3rd place; see "{n}th".
     return _("{n}rd", n=shown)
 
 

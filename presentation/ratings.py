@@ -45,14 +45,16 @@ def rating_embed(page: RatingPage, guild_name: str) -> discord.Embed:
         return embed
     lines = []
     for row in page.rows:
+        # Translators: "3/5 matches won": {wins} of {n} matches played.
+        record = n_(
+            "{wins}/{n} match won", "{wins}/{n} matches won", row.matches, wins=number(row.wins)
+        )
         line = _(
             "**{rank}.** {name} — {rating} · {record}",
             rank=number(row.rank),
             name=row.name,
             rating=number(row.ordinal, 1),
-            # Translators: "3/5 matches won": {wins} of {n} matches played.
-            record=n_("{wins}/{n} match won", "{wins}/{n} matches won", row.matches,
-                      wins=number(row.wins)),
+            record=record,
         )
         if row.provisional:
             line += " · " + _(

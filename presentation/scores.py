@@ -27,23 +27,27 @@ def leaderboard_embed(page: LeaderboardPage, order: str, guild_name: str) -> dis
             "No finished games in this server yet. `/rummy start` to play one!"
         )
         return embed
-    lines = [
-        _(
-            "**{rank}.** {name} — {matches}, {hands}, {points}, {rummies}",
-            rank=number(row.rank),
-            name=row.name,
-            # Translators: "3/5 matches won": {won} of {n} matches played.
-            matches=n_("{won}/{n} matches won", "{won}/{n} matches won", row.matches_played,
-                       won=number(row.matches_won)),
-            hands=n_("{n} hand", "{n} hands", row.hands_won),
-            points=n_("{n} point", "{n} points", row.points),
-            rummies=n_("{n} rummy", "{n} rummies", row.rummies),
-        )
-        for row in page.rows
-    ]
+    lines = [leaderboard_line(row) for row in page.rows]
     embed.add_field(name=_("Players"), value="\n".join(lines), inline=False)
     embed.set_footer(text=page_footer(page.page, page.pages, page.total_players))
     return embed
+
+
+def leaderboard_line(row: PlayerStats) -> str:
+    # Translators: "3/5 matches won": {won} of {n} matches played.
+    matches = n_(
+        "{won}/{n} matches won", "{won}/{n} matches won", row.matches_played,
+        won=number(row.matches_won),
+    )
+    return _(
+        "**{rank}.** {name} — {matches}, {hands}, {points}, {rummies}",
+        rank=number(row.rank),
+        name=row.name,
+        matches=matches,
+        hands=n_("{n} hand", "{n} hands", row.hands_won),
+        points=n_("{n} point", "{n} points", row.points),
+        rummies=n_("{n} rummy", "{n} rummies", row.rummies),
+    )
 
 
 def page_footer(page: int, pages: int, players: int) -> str:

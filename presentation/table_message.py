@@ -132,14 +132,15 @@ def _seat_block(
 
 
 def _turn(table: Table, view: HandView, faces: CardFaces) -> str:
-    # Translators: these follow the name of the player whose turn it is, on the line below it.
     if view.phase is Phase.DRAW:
         if view.discard_top is not None:
-            doing = _("to draw from the stock or take {card}",
-                      card=faces.inline(view.discard_top))
+            # Translators: under the name of the player whose turn it is (▶️ ...).
+            doing = _("to draw from the stock or take {card}", card=faces.inline(view.discard_top))
         else:
+            # Translators: under the name of the player whose turn it is (▶️ ...).
             doing = _("to draw from the stock")
     else:
+        # Translators: under the name of the player whose turn it is (▶️ ...).
         doing = _("may meld or lay off, then must discard")
     deadline = table.turn_deadline
     if deadline is None:
