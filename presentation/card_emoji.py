@@ -21,6 +21,7 @@ from db import Database, StorageError
 from engine import Card
 
 from .card_faces import BACK_NAME, all_images, emoji_name
+from .i18n import card_text
 from .pacing import LATER, RequestBudget
 
 log = logging.getLogger(__name__)
@@ -36,7 +37,8 @@ class CardFaces:
 
     def __init__(self, ids: Mapping[str, int] | None = None) -> None:
         self.ids: dict[str, int] = dict(ids or {})
-        self._inline: dict[tuple[Card, bool], str] = {}
+        # None: no emoji, the card is text (in the reader's language, so not kept here).
+        self._inline: dict[tuple[Card, bool], str | None] = {}
         self._component: dict[tuple[Card, bool], dict[str, Any] | None] = {}
 
     def add(self, name: str, emoji_id: int) -> None:
@@ -53,12 +55,12 @@ class CardFaces:
     def inline(self, card: Card, *, four_colour: bool = False) -> str:
         """The card in a line of text."""
         key = (card, four_colour)
-        shown = self._inline.get(key)
-        if shown is None:
+        if key in self._inline:
+            shown = self._inline[key]
+        else:
             found = self.emoji(card, four_colour=four_colour)
-            shown = card.display if found is None else f"<:{found[0]}:{found[1]}>"
-            self._inline[key] = shown
-        return shown
+            shown = self._inline[key] = None if found is None else f"<:{found[0]}:{found[1]}>"
+        return card_text(card) if shown is None else shown
 
     def row(self, cards: Iterable[Card], *, four_colour: bool = False) -> str:
         """Cards side by side in text."""

@@ -21,6 +21,7 @@ import discord
 from tables import MAX_SEATS, Stage, Table
 
 from . import actions
+from .i18n import _
 
 Component = dict[str, Any]
 
@@ -93,23 +94,23 @@ def lobby_controls(table: Table, *, computers: bool = True) -> Controls:
     ch = actions.table_scope(table.channel_id, table.game_id)
     full = len(table.seats) >= MAX_SEATS
     players = [
-        button(actions.JOIN.id(ch), "Join", PRIMARY, disabled=full),
-        button(actions.LEAVE.id(ch), "Leave"),
-        button(actions.START.id(ch), "Start", SUCCESS),
-        button(actions.CANCEL.id(ch), "Cancel", DANGER),
-        button(actions.RULES.id(ch), "Rules"),
+        button(actions.JOIN.id(ch), _("Join"), PRIMARY, disabled=full),
+        button(actions.LEAVE.id(ch), _("Leave")),
+        button(actions.START.id(ch), _("Start"), SUCCESS),
+        button(actions.CANCEL.id(ch), _("Cancel"), DANGER),
+        button(actions.RULES.id(ch), _("Rules")),
     ]
     if not computers:
         return Controls(players)
     return Controls(
         players,
         [
-            button(actions.ADD_COMPUTER.id(ch, "easy"), "Add computer (easy)", disabled=full),
-            button(actions.ADD_COMPUTER.id(ch, "hard"), "Add computer (hard)", disabled=full),
+            button(actions.ADD_COMPUTER.id(ch, "easy"), _("Add computer (easy)"), disabled=full),
+            button(actions.ADD_COMPUTER.id(ch, "hard"), _("Add computer (hard)"), disabled=full),
             button(
-                actions.ADD_COMPUTER.id(ch, "expert"), "Add computer (expert)", disabled=full
+                actions.ADD_COMPUTER.id(ch, "expert"), _("Add computer (expert)"), disabled=full
             ),
-            button(actions.REMOVE_COMPUTER.id(ch), "Remove computer"),
+            button(actions.REMOVE_COMPUTER.id(ch), _("Remove computer")),
         ],
     )
 
@@ -120,19 +121,19 @@ def table_controls(table: Table) -> Controls | None:
     if table.stage is Stage.PLAYING:
         return Controls(
             [
-                button(actions.SHOW_HAND.id(ch), "Show hand", PRIMARY),
-                button(actions.RULES.id(ch), "Rules"),
+                button(actions.SHOW_HAND.id(ch), _("Show hand"), PRIMARY),
+                button(actions.RULES.id(ch), _("Rules")),
             ]
         )
     if table.stage is Stage.HAND_OVER:
         return Controls(
             [
-                button(actions.NEXT_HAND.id(ch, table.hand_number), "Next hand", SUCCESS),
-                button(actions.RULES.id(ch), "Rules"),
+                button(actions.NEXT_HAND.id(ch, table.hand_number), _("Next hand"), SUCCESS),
+                button(actions.RULES.id(ch), _("Rules")),
             ]
         )
     if table.stage is Stage.FINISHED and table.match is not None and table.match.is_over:
-        return Controls([button(actions.REMATCH.id(ch), "Rematch", SUCCESS)])
+        return Controls([button(actions.REMATCH.id(ch), _("Rematch"), SUCCESS)])
     return None
 
 
@@ -140,7 +141,7 @@ def leaderboard_controls(guild_id: int, order: str, page: int, pages: int) -> Co
     page_id = actions.LEADERBOARD_PAGE.id
     return Controls(
         [
-            button(page_id(guild_id, f"{order}.{page - 1}"), "Previous", disabled=page <= 1),
-            button(page_id(guild_id, f"{order}.{page + 1}"), "Next", disabled=page >= pages),
+            button(page_id(guild_id, f"{order}.{page - 1}"), _("Previous"), disabled=page <= 1),
+            button(page_id(guild_id, f"{order}.{page + 1}"), _("Next"), disabled=page >= pages),
         ]
     )

@@ -33,8 +33,9 @@ from tables import Table
 from . import actions
 from .card_emoji import CardFaces
 from .components import DANGER, PRIMARY, SECONDARY, SUCCESS, Component
+from .i18n import N_, _, card_text, n_, number
 from .layouts import Layout, container, row, separator, text
-from .words import plural
+from .render import piles_text
 
 # Accent colours of the message: your move; someone else's; the hand is over.
 YOUR_TURN = 0x3BA55C
@@ -130,7 +131,7 @@ class HandLayout:
             # The card buttons are greyed out until the player may pick: the
             # hand is shown plainly above them. While picking, the buttons are
             # the hand, and a second copy would only lengthen every answer.
-            parts.append(text(self.cards(hand) if hand else "*No cards left.*"))
+            parts.append(text(self.cards(hand) if hand else _("*No cards left.*")))
         parts += [separator(), text(self.piles()), text(self.melds())]
         since = self.since_last_turn()
         if since:
@@ -146,50 +147,60 @@ class HandLayout:
 
     # --- the text ---------------------------------------------------------------------
     def heading(self) -> str:
-        of = f" of {self.table.rules.hands}" if self.table.rules.hands is not None else ""
-        count = plural(len(self.view.hand), "card")
-        return f"### Your hand · {count}\n-# Hand {self.hand_number}{of} · only you see this"
+        count = n_("{n} card", "{n} cards", len(self.view.hand))
+        hand = number(self.hand_number)
+        if self.table.rules.hands is not None:
+            which = _("Hand {number} of {hands} · only you see this", number=hand,
+                      hands=number(self.table.rules.hands))
+        else:
+            which = _("Hand {number} · only you see this", number=hand)
+        return "### " + _("Your hand · {count}", count=count) + "\n-# " + which
 
     def status(self) -> str:
         view = self.view
         if view.turn != self.key:
-            who = self.names.get(view.turn or "", "someone")
-            return f"⏳ Waiting for **{who}** to play."
+            who = self.names.get(view.turn or "", "") or _("someone")
+            return "⏳ " + _("Waiting for **{who}** to play.", who=who)
         deadline = self.table.turn_deadline
-        clock = f" Time runs out <t:{int(deadline)}:R>." if deadline is not None else ""
+        said: list[str] = []
         if view.phase is Phase.DRAW:
             top = view.discard_top
-            take = f" or take {self.card(top)}" if top is not None else ""
-            return f"🟢 **Your turn**: draw from the stock{take}.{clock}"
-        fresh = self.table.fresh_cards.get(self.key)
-        drew = ""
-        if fresh is not None:
-            card = Card.parse(fresh)
-            verb = "took" if card == view.may_not_discard else "drew"
-            drew = f"You {verb} {self.card(card)}. "
-        rule = ""
-        if view.may_not_discard is not None:
-            rule = " It may not go straight back on the pile."
-        return (
-            f"🟢 **Your turn**: {drew}Pick cards to meld or lay off, then one to discard."
-            f"{rule}{clock}"
-        )
+            if top is not None:
+                said.append(_("**Your turn**: draw from the stock or take {card}.",
+                              card=self.card(top)))
+            else:
+                said.append(_("**Your turn**: draw from the stock."))
+        else:
+            fresh = self.table.fresh_cards.get(self.key)
+            card = None if fresh is None else Card.parse(fresh)
+            if card is None:
+                said.append(_("**Your turn**: Pick cards to meld or lay off, then one to "
+                              "discard."))
+            elif card == view.may_not_discard:
+                said.append(_("**Your turn**: You took {card}. Pick cards to meld or lay off, "
+                              "then one to discard.", card=self.card(card)))
+            else:
+                said.append(_("**Your turn**: You drew {card}. Pick cards to meld or lay off, "
+                              "then one to discard.", card=self.card(card)))
+            if view.may_not_discard is not None:
+                said.append(_("It may not go straight back on the pile."))
+        if deadline is not None:
+            said.append(_("Time runs out {when}.", when=f"<t:{int(deadline)}:R>"))
+        return "🟢 " + " ".join(said)
 
     def piles(self) -> str:
         view = self.view
-        top = self.card(view.discard_top) if view.discard_top is not None else "empty"
-        pile = plural(len(view.discard_pile), "card")
-        stock = plural(view.stock_size, "card")
-        return f"**Discard** {top} ({pile})  ·  **Stock** {self.faces.back()} {stock}"
+        top = self.card(view.discard_top) if view.discard_top is not None else None
+        return piles_text(top, len(view.discard_pile), self.faces.back(), view.stock_size)
 
     def melds(self) -> str:
         if not self.view.melds:
-            return "**Melds** none yet"
+            return _("**Melds** none yet")
         lines = [
-            f"`{number}` {self.cards(meld.cards)} — {self.owners(meld.owners)}"
-            for number, meld in enumerate(self.view.melds, 1)
+            f"`{index}` {self.cards(meld.cards)} — {self.owners(meld.owners)}"
+            for index, meld in enumerate(self.view.melds, 1)
         ]
-        return "**Melds**\n" + "\n".join(lines)
+        return _("**Melds**") + "\n" + "\n".join(lines)
 
     def owners(self, owners: Sequence[str]) -> str:
         seen: list[str] = []
@@ -212,8 +223,8 @@ class HandLayout:
         lines = [line for by, line in entries[start:end]][-SINCE_LINES:]
         if not lines:
             return ""
-        heading = "Since your last turn" if start else "So far this hand"
-        return f"**{heading}**\n" + "\n".join(f"-# {line}" for line in lines)
+        heading = _("**Since your last turn**") if start else _("**So far this hand**")
+        return heading + "\n" + "\n".join(f"-# {line}" for line in lines)
 
     # --- the controls -----------------------------------------------------------------
     def card_rows(
@@ -232,7 +243,7 @@ class HandLayout:
             buttons.append(
                 button(
                     actions.PICK.id(self.scope, f"{self.hand_number}.{card.code}"),
-                    "" if emoji is not None else card.display,
+                    "" if emoji is not None else card_text(card),
                     style.value,
                     disabled=not enabled,
                     emoji=emoji,
@@ -248,9 +259,11 @@ class HandLayout:
         legal = set(view.legal)
         if view.phase is Phase.DRAW:
             top = view.discard_top
-            take_label = f"Take {top.display}" if top is not None else "Take discard"
+            take_label = (
+                _("Take {card}", card=card_text(top)) if top is not None else _("Take discard")
+            )
             return [
-                button(actions.DRAW.id(self.scope, arg), "Draw from stock", PRIMARY.value),
+                button(actions.DRAW.id(self.scope, arg), _("Draw from stock"), PRIMARY.value),
                 button(
                     actions.TAKE.id(self.scope, arg),
                     take_label,
@@ -262,7 +275,7 @@ class HandLayout:
         moves = [
             button(
                 actions.MELD.id(self.scope, arg),
-                "Meld",
+                _("Meld"),
                 SUCCESS.value,
                 disabled=choices.meld is None,
             )
@@ -271,17 +284,21 @@ class HandLayout:
             moves += [
                 button(
                     actions.LAY_OFF.id(self.scope, f"{arg}.{lay_off.meld}"),
-                    f"Lay off on {lay_off.meld + 1}",
+                    _("Lay off on {meld}", meld=number(lay_off.meld + 1)),
                     SUCCESS.value,
                 )
                 for lay_off in choices.lay_offs
             ]
         else:
             moves.append(
-                button(actions.LAY_OFF.id(self.scope, f"{arg}.0"), "Lay off", SUCCESS.value,
+                button(actions.LAY_OFF.id(self.scope, f"{arg}.0"), _("Lay off"), SUCCESS.value,
                        disabled=True)
             )
-        label = f"Discard {selected[0].display}" if choices.discard is not None else "Discard"
+        label = (
+            _("Discard {card}", card=card_text(selected[0]))
+            if choices.discard is not None
+            else _("Discard")
+        )
         moves.append(
             button(
                 actions.DISCARD.id(self.scope, arg),
@@ -294,45 +311,45 @@ class HandLayout:
 
     def tools(self, mode: str) -> list[Component]:
         arg = str(self.hand_number)
-        sort_label = "Sort by suit" if mode == "rank" else "Sort by rank"
+        sort_label = _("Sort by suit") if mode == "rank" else _("Sort by rank")
         tools = [
             button(actions.SORT.id(self.scope, arg), sort_label, SECONDARY.value),
-            button(actions.REFRESH.id(self.scope, arg), "Refresh", SECONDARY.value),
-            button(actions.FULL_LOG.id(self.scope, arg), "Log", SECONDARY.value),
+            button(actions.REFRESH.id(self.scope, arg), _("Refresh"), SECONDARY.value),
+            # Translators: a button that shows every move of the hand so far.
+            button(actions.FULL_LOG.id(self.scope, arg), _("Log"), SECONDARY.value),
             button(actions.SETTINGS.id(self.scope, arg), "⚙", SECONDARY.value),
         ]
         autopilot = self.table.seat(self.key).autopilot
         if self.table.rules.hints is Hints.ON and self.view.turn == self.key and not autopilot:
-            tools.insert(0, button(actions.HINT.id(self.scope, arg), "💡 Hint", SECONDARY.value))
+            hint = "💡 " + _("Hint")
+            tools.insert(0, button(actions.HINT.id(self.scope, arg), hint, SECONDARY.value))
         if autopilot:
-            tools.append(button(actions.RECLAIM.id(self.scope), "Take my seat back", SUCCESS.value))
+            reclaim = _("Take my seat back")
+            tools.append(button(actions.RECLAIM.id(self.scope), reclaim, SUCCESS.value))
         return tools
 
     # --- the end of the hand ----------------------------------------------------------
     def result(self, outcome: HandOutcome, note: str | None) -> Layout:
         match = self.table.match
         assert match is not None
-        if outcome.went_out is not None:
-            who = "You" if outcome.went_out == self.key else self.names.get(outcome.went_out)
-            headline = f"**{who}** went out"
-            if outcome.rummy:
-                headline += " with **rummy**"
-        else:
-            headline = "Nobody went out: the lowest count in hand wins"
-            if len(outcome.winners) > 1:
-                headline += " (a tie: the winners share the points, rounded down)"
+        headline = self.headline(outcome)
         lines = []
         for seat in self.table.seats:
             left = outcome.remaining.get(seat.key, ())
-            held = self.cards(sort_by_rank(left)) if left else "no cards"
-            name = "You" if seat.key == self.key else seat.name
-            lines.append(
-                f"**{name}** {held} · scores **{outcome.scores.get(seat.key, 0)}**, "
-                f"{match.totals.get(seat.key, 0)} in all"
-            )
-        over = "The match is over." if match.is_over else "Next hand is on the table."
+            held = self.cards(sort_by_rank(left)) if left else _("no cards")
+            score = number(outcome.scores.get(seat.key, 0))
+            total = number(match.totals.get(seat.key, 0))
+            if seat.key == self.key:
+                line = _("**You** {cards} · scores **{score}**, {total} in all",
+                         cards=held, score=score, total=total)
+            else:
+                line = _("**{name}** {cards} · scores **{score}**, {total} in all",
+                         name=seat.name, cards=held, score=score, total=total)
+            lines.append(line)
+        over = _("The match is over.") if match.is_over else _("Next hand is on the table.")
+        heading = _("Hand {number} is over", number=number(self.hand_number))
         parts: list[Component | None] = [
-            text(f"### Hand {self.hand_number} is over\n{headline}."),
+            text(f"### {heading}\n{headline}"),
             text("\n".join(lines)),
             text(f"-# {over}"),
         ]
@@ -340,12 +357,28 @@ class HandLayout:
             parts.append(text(f"> {note}"))
         return Layout(container(*parts, accent=OVER))
 
+    def headline(self, outcome: HandOutcome) -> str:
+        """Who went out (and how), in a sentence."""
+        if outcome.went_out is None:
+            if len(outcome.winners) > 1:
+                return _("Nobody went out: the lowest count in hand wins (a tie: the winners "
+                         "share the points, rounded down).")
+            return _("Nobody went out: the lowest count in hand wins.")
+        if outcome.went_out == self.key:
+            if outcome.rummy:
+                return _("**You** went out with **rummy**.")
+            return _("**You** went out.")
+        who = self.names.get(outcome.went_out)
+        if outcome.rummy:
+            return _("**{who}** went out with **rummy**.", who=who)
+        return _("**{who}** went out.", who=who)
+
 
 # A person's own choices, as the settings panel names them.
 PREF_LABELS = {
-    "deal_dm": "DM me my cards at each deal",
-    "turn_dm": "DM me when my turn waits for me",
-    "four_colour": "Four-colour cards (♣ green, ♦ blue)",
+    "deal_dm": N_("DM me my cards at each deal"),
+    "turn_dm": N_("DM me when my turn waits for me"),
+    "four_colour": N_("Four-colour cards (♣ green, ♦ blue)"),
 }
 
 
@@ -356,18 +389,20 @@ def settings_layout(table: Table, choices: Mapping[str, bool], note: str | None 
     toggles = [
         button(
             actions.TOGGLE.id(scope, name),
-            f"{label}: {'on' if choices.get(name) else 'off'}",
+            (_("{setting}: on", setting=_(label)) if choices.get(name)
+             else _("{setting}: off", setting=_(label))),
             (SUCCESS if choices.get(name) else SECONDARY).value,
         )
         for name, label in PREF_LABELS.items()
     ]
     back = button(
-        actions.REFRESH.id(scope, str(table.hand_number)), "Back to my hand", PRIMARY.value
+        actions.REFRESH.id(scope, str(table.hand_number)), _("Back to my hand"), PRIMARY.value
     )
     parts: list[Component | None] = [
         text(
-            "### My settings\nThe hand message shows whose turn it is; these decide "
-            "what else reaches you. They apply wherever you play."
+            "### " + _("My settings") + "\n"
+            + _("The hand message shows whose turn it is; these decide what else reaches you. "
+                "They apply wherever you play.")
         ),
         *(row([toggle]) for toggle in toggles),
     ]
@@ -381,11 +416,12 @@ def retired_layout(table: Table) -> Layout:
     """What an older hand message says once a newer one shows the hand."""
     scope = actions.table_scope(table.channel_id, table.game_id)
     refresh = button(
-        actions.REFRESH.id(scope, str(table.hand_number)), "Show my hand here", SECONDARY.value
+        actions.REFRESH.id(scope, str(table.hand_number)), _("Show my hand here"), SECONDARY.value
     )
     return Layout(
         container(
-            text("### Your hand\nYou opened your hand again: the newer message follows the game."),
+            text("### " + _("Your hand") + "\n"
+                 + _("You opened your hand again: the newer message follows the game.")),
             row([refresh]),
             accent=WAITING,
         )
@@ -397,13 +433,14 @@ def paused_layout(table: Table) -> Layout:
     an answer be edited for 15 minutes. One click brings it back, up to date."""
     scope = actions.table_scope(table.channel_id, table.game_id)
     refresh = button(
-        actions.REFRESH.id(scope, str(table.hand_number)), "Show my hand again", PRIMARY.value
+        actions.REFRESH.id(scope, str(table.hand_number)), _("Show my hand again"), PRIMARY.value
     )
     return Layout(
         container(
             text(
-                "### Your hand\n⏸️ This view has stopped updating: Discord lets the bot "
-                "keep it up to date for 15 minutes. Press the button to bring it back."
+                "### " + _("Your hand") + "\n⏸️ "
+                + _("This view has stopped updating: Discord lets the bot keep it up to date "
+                    "for 15 minutes. Press the button to bring it back.")
             ),
             row([refresh]),
             accent=WAITING,

@@ -18,8 +18,8 @@ from engine import Event, Hand, sort_by_rank
 from . import actions
 from .card_emoji import CardFaces
 from .components import PRIMARY, SECONDARY, Controls, button, option, select
+from .i18n import N_, _, n_, number
 from .render import describe_meld, event_line
-from .words import plural
 
 COLOUR = discord.Colour.dark_teal()
 PER_PAGE = 10
@@ -31,19 +31,31 @@ MAX_OPTIONS = 25
 
 
 def ordinal_place(place: int) -> str:
-    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
-    return f"{place}{suffix}"
+    """A place in a match ("1st", "2nd"): places run 1 to 6."""
+    shown = number(place)
+    # Translators: places in a finished match (1st, 2nd, 3rd, 4th-6th); write each as your
+    # language writes that place ("{n}." in German), keeping {n}.
+    if 10 <= place % 100 <= 20 or place % 10 not in (1, 2, 3):
+        return _("{n}th", n=shown)
+    if place % 10 == 1:
+        # Translators: 1st place; see "{n}th".
+        return _("{n}st", n=shown)
+    if place % 10 == 2:
+        # Translators: 2nd place; see "{n}th".
+        return _("{n}nd", n=shown)
+    # Translators: 3rd place; see "{n}th".
+    return _("{n}rd", n=shown)
 
 
 def signed(change: float) -> str:
     """A rating change with its sign, to one decimal (−0.0 reads as +0.0)."""
     rounded = round(change, 1)
-    return f"+{abs(rounded):.1f}" if rounded >= 0 else f"−{abs(rounded):.1f}"
+    return ("+" if rounded >= 0 else "−") + number(abs(rounded), 1)
 
 
 def seat_text(seat: HistorySeat, *, abandoned: bool) -> str:
     who = seat.name if seat.user_id is None else f"<@{seat.user_id}>"
-    total = "–" if seat.total is None else str(seat.total)
+    total = "–" if seat.total is None else number(seat.total)
     place = "" if abandoned else f"{ordinal_place(seat.place)} "
     change = "" if seat.rating_change is None else f" ({signed(seat.rating_change)})"
     return f"{place}{who} {total}{change}"
@@ -51,19 +63,23 @@ def seat_text(seat: HistorySeat, *, abandoned: bool) -> str:
 
 def entry_line(entry: HistoryEntry) -> str:
     seats = sorted(entry.seats, key=lambda s: s.place)
-    state = "abandoned" if entry.abandoned else plural(entry.hands, "hand")
+    state = _("abandoned") if entry.abandoned else n_("{n} hand", "{n} hands", entry.hands)
     players = " · ".join(seat_text(s, abandoned=entry.abandoned) for s in seats)
     return f"**#{entry.match_id}** <t:{int(entry.ended_at)}:d> · {state}\n{players}"
 
 
 def history_embed(page: HistoryPage, guild_name: str, member: int | None) -> discord.Embed:
-    embed = discord.Embed(title=f"Rummy history — {guild_name}", colour=COLOUR)
+    embed = discord.Embed(title=_("Rummy history — {server}", server=guild_name), colour=COLOUR)
     lines = [entry_line(entry) for entry in page.entries]
     if member is not None:
-        lines.insert(0, f"Matches of <@{member}>, newest first:")
+        lines.insert(0, _("Matches of {member}, newest first:", member=f"<@{member}>"))
     embed.description = _fit("\n\n".join(lines), 4000)
-    more = " · older matches on the next page" if page.has_next else ""
-    embed.set_footer(text=f"Page {page.page}{more} · places, points, (rating change)")
+    if page.has_next:
+        footer = _("Page {page} · older matches on the next page · places, points, "
+                   "(rating change)", page=number(page.page))
+    else:
+        footer = _("Page {page} · places, points, (rating change)", page=number(page.page))
+    embed.set_footer(text=footer)
     return embed
 
 
@@ -77,40 +93,61 @@ def history_controls(guild_id: int, member: int | None, page: HistoryPage) -> Co
     ]
     rows: list[list[dict[str, object]]] = []
     if options:
-        rows.append([select(actions.HISTORY_MATCH.id(guild_id), "Open a match…", options)])
+        rows.append([select(actions.HISTORY_MATCH.id(guild_id), _("Open a match…"), options)])
     rows.append(
         [
             button(
-                page_id(guild_id, f"{who}.{page.page - 1}"), "Previous", disabled=page.page <= 1
+                page_id(guild_id, f"{who}.{page.page - 1}"), _("Previous"), disabled=page.page <= 1
             ),
-            button(page_id(guild_id, f"{who}.{page.page + 1}"), "Next", disabled=not page.has_next),
+            button(
+                page_id(guild_id, f"{who}.{page.page + 1}"), _("Next"), disabled=not page.has_next
+            ),
         ]
     )
     return Controls(*rows)
 
 
 # --- a match's summary --------------------------------------------------------------------
-def hand_line(number: int, summary: MatchSummary, names: Mapping[str, str]) -> str:
+# Why a hand ended with nobody out (the engine's ``Termination``, as recorded).
+ENDINGS = {
+    "stock_exhausted": N_("the stock ran out"),
+    "turn_limit": N_("the turn limit was reached"),
+}
+
+
+def hand_line(index: int, summary: MatchSummary, names: Mapping[str, str]) -> str:
     record = summary.record
-    hand = record.hands[number - 1]
+    hand = record.hands[index - 1]
     if hand.went_out is None:
-        how = f"nobody went out ({hand.reason})"
+        ending = ENDINGS.get(hand.reason)
+        how = _("nobody went out ({why})", why=hand.reason if ending is None else _(ending))
+    elif hand.rummy:
+        how = _("{who} went out with rummy!", who=names.get(hand.went_out, "?"))
     else:
-        how = f"{names.get(hand.went_out, '?')} went out" + (" with rummy!" if hand.rummy else "")
+        how = _("{who} went out", who=names.get(hand.went_out, "?"))
     scores = ", ".join(
-        f"{names.get(key, key)} {points}" for key, points in hand.scores.items() if points
+        f"{names.get(key, key)} {number(points)}" for key, points in hand.scores.items() if points
     )
-    return f"**{number}.** {how} · {scores or 'no points'}"
+    return f"**{number(index)}.** {how} · {scores or _('no points')}"
 
 
 def summary_embed(summary: MatchSummary, chart_name: str | None) -> discord.Embed:
     record, entry = summary.record, summary.entry
     names = {seat.player_key: seat.name for seat in record.seats}
-    state = "abandoned (not rated)" if entry.abandoned else plural(entry.hands, "hand")
+    if entry.abandoned:
+        state = _("abandoned (not rated)")
+    else:
+        state = n_("{n} hand", "{n} hands", entry.hands)
+    ended = _(
+        "Ended {when} in {channel} · {state}",
+        when=f"<t:{int(entry.ended_at)}:f>",
+        channel=f"<#{entry.channel_id}>",
+        state=state,
+    )
     embed = discord.Embed(
-        title=f"Rummy match #{summary.match_id}",
+        title=_("Rummy match #{match}", match=summary.match_id),
         description=(
-            f"Ended <t:{int(entry.ended_at)}:f> in <#{entry.channel_id}> · {state}\n\n"
+            ended + "\n\n"
             + "\n".join(
                 seat_text(s, abandoned=entry.abandoned)
                 for s in sorted(entry.seats, key=lambda s: s.place)
@@ -120,15 +157,17 @@ def summary_embed(summary: MatchSummary, chart_name: str | None) -> discord.Embe
     )
     lines = [hand_line(n, summary, names) for n in range(1, len(record.hands) + 1)]
     for index, chunk in enumerate(_chunks(lines, FIELD)[:5]):
-        embed.add_field(name="Hands" if index == 0 else "\u200b", value=chunk, inline=False)
+        embed.add_field(name=_("Hands") if index == 0 else "\u200b", value=chunk, inline=False)
     rummies = sum(h.rummy for h in record.hands)
     if rummies:
-        embed.add_field(name="Rummies", value=str(rummies))
+        embed.add_field(name=_("Rummies"), value=number(rummies))
     if chart_name is not None:
         embed.set_image(url=f"attachment://{chart_name}")
     replayable = sum(h.moves is not None for h in record.hands)
     if record.hands and not replayable:
-        embed.set_footer(text="The moves of these hands were not kept: they cannot be replayed.")
+        embed.set_footer(
+            text=_("The moves of these hands were not kept: they cannot be replayed.")
+        )
     return embed
 
 
@@ -137,16 +176,15 @@ def summary_controls(guild_id: int, summary: MatchSummary) -> Controls | None:
     hands = [h for h in summary.record.hands if h.moves is not None][-MAX_OPTIONS:]
     if not hands:
         return None
-    options = [option(f"Hand {h.number}", str(h.number)) for h in hands]
-    return Controls(
-        [select(actions.REPLAY_HAND.id(guild_id, summary.match_id), "Replay a hand…", options)]
-    )
+    options = [option(_("Hand {number}", number=number(h.number)), str(h.number)) for h in hands]
+    replay = _("Replay a hand…")
+    return Controls([select(actions.REPLAY_HAND.id(guild_id, summary.match_id), replay, options)])
 
 
 # --- a step of a replay --------------------------------------------------------------------
 def replay_embed(
     match_id: int,
-    number: int,
+    hand_number: int,
     step: int,
     steps: int,
     hand: Hand,
@@ -155,15 +193,15 @@ def replay_embed(
     faces: CardFaces,
 ) -> discord.Embed:
     """The hand at one step, every hand shown (the hand is over, nothing is private)."""
-    embed = _replay_embed(match_id, number, step, steps, hand, events, names, faces)
+    embed = _replay_embed(match_id, hand_number, step, steps, hand, events, names, faces)
     if len(embed) > EMBED_TEXT:  # card emojis are long: fall back to text cards
-        embed = _replay_embed(match_id, number, step, steps, hand, events, names, CardFaces())
+        embed = _replay_embed(match_id, hand_number, step, steps, hand, events, names, CardFaces())
     return embed
 
 
 def _replay_embed(
     match_id: int,
-    number: int,
+    hand_number: int,
     step: int,
     steps: int,
     hand: Hand,
@@ -173,42 +211,50 @@ def _replay_embed(
 ) -> discord.Embed:
     done = [line for line in (event_line(e, names) for e in events) if line]
     if step == 0:
-        move = f"The deal: {names.get(hand.turn or '', '?')} plays first."
+        move = _("The deal: {who} plays first.", who=names.get(hand.turn or "", "?"))
     else:
         move = "; ".join(done) or "—"
     embed = discord.Embed(
-        title=f"Replay · match #{match_id}, hand {number}",
-        description=f"**Move {step} of {steps}:** {move}",
+        title=_(
+            "Replay · match #{match}, hand {number}", match=match_id, number=number(hand_number)
+        ),
+        description=_("**Move {step} of {steps}:** {move}", step=number(step),
+                      steps=number(steps), move=move),
         colour=COLOUR,
     )
     for player in hand.players:
         cards = sort_by_rank(hand.hand_of(player))
         marker = "▶ " if hand.turn == player and not hand.is_over else ""
+        count = n_("{n} card", "{n} cards", len(cards))
         embed.add_field(
-            name=_fit(f"{marker}{names.get(player, player)} · {plural(len(cards), 'card')}", 256),
-            value=_fit(faces.row(cards) or "no cards", FIELD),
+            name=_fit(f"{marker}{names.get(player, player)} · {count}", 256),
+            value=_fit(faces.row(cards) or _("no cards"), FIELD),
             inline=False,
         )
     top = hand.discard_top
-    embed.add_field(name="Discard top", value=faces.inline(top) if top is not None else "empty")
-    embed.add_field(name="Stock", value=plural(hand.stock_size, "card"))
+    embed.add_field(
+        name=_("Discard top"), value=faces.inline(top) if top is not None else _("empty")
+    )
+    embed.add_field(name=_("Stock"), value=n_("{n} card", "{n} cards", hand.stock_size))
     if hand.melds:
         melds = [f"{i}. {describe_meld(m, names, faces)}" for i, m in enumerate(hand.melds, 1)]
-        embed.add_field(name="Melds", value=_fit("\n".join(melds), FIELD), inline=False)
+        embed.add_field(name=_("Melds"), value=_fit("\n".join(melds), FIELD), inline=False)
     outcome = hand.outcome
     if outcome is not None:
-        scores = ", ".join(f"{names.get(p, p)} {outcome.scores[p]}" for p in hand.players)
-        embed.set_footer(text=f"Hand over · {scores}")
+        scores = ", ".join(f"{names.get(p, p)} {number(outcome.scores[p])}" for p in hand.players)
+        embed.set_footer(text=_("Hand over · {scores}", scores=scores))
     return embed
 
 
-def replay_controls(guild_id: int, match_id: int, number: int, step: int, steps: int) -> Controls:
+def replay_controls(
+    guild_id: int, match_id: int, hand_number: int, step: int, steps: int
+) -> Controls:
     """⏮ ◀ ▶ ⏭, and the export. Each id says the step it shows, and which button
     it is, so the four never share an id."""
     step_id = actions.REPLAY_STEP.id
 
     def to(target: int, which: str) -> str:
-        return step_id(guild_id, f"{match_id}.{number}.{max(0, min(target, steps))}.{which}")
+        return step_id(guild_id, f"{match_id}.{hand_number}.{max(0, min(target, steps))}.{which}")
 
     return Controls(
         [
@@ -216,7 +262,9 @@ def replay_controls(guild_id: int, match_id: int, number: int, step: int, steps:
             button(to(step - 1, "p"), "◀", PRIMARY, disabled=step <= 0),
             button(to(step + 1, "n"), "▶", PRIMARY, disabled=step >= steps),
             button(to(steps, "l"), "⏭", SECONDARY, disabled=step >= steps),
-            button(actions.REPLAY_EXPORT.id(guild_id, f"{match_id}.{number}"), "Export JSON"),
+            button(
+                actions.REPLAY_EXPORT.id(guild_id, f"{match_id}.{hand_number}"), _("Export JSON")
+            ),
         ]
     )
 

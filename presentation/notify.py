@@ -1,5 +1,8 @@
 """Direct messages: they only inform (your cards, your turn), never gate play.
 
+Each DM is drawn in the language of the person it goes to (their seat's),
+whoever's task sends it.
+
 A DM can fail (closed DMs answer 403 with code 50007); the failure is noted on
 the table so the player is told once, privately, to use Show hand instead. No
 DM is ever awaited by an interaction.
@@ -19,6 +22,7 @@ from tables import Seat, Table
 
 from . import render
 from .card_emoji import CardFaces
+from .i18n import _, n_, seat_language, speaking
 from .pacing import LATER, RequestBudget
 
 log = logging.getLogger(__name__)
@@ -63,7 +67,8 @@ class Notifier:
             assert seat.user_id is not None
             if not self.wants_deal_dm(seat.user_id):
                 continue
-            text = render.dealt_dm(table, seat.key, f"<#{table.channel_id}>", self.faces)
+            with speaking(seat.language):
+                text = render.dealt_dm(table, seat.key, f"<#{table.channel_id}>", self.faces)
             dealt = functools.partial(_while_hand, table, table.hand_number, text)
             self._post(table, (seat.user_id, table.channel_id, "dealt"), dealt)
 
@@ -71,11 +76,15 @@ class Notifier:
         """Tell a player, once, that a computer now plays their seat."""
         if seat.user_id is None:
             return
-        text = (
-            f"You missed {seat.missed_turns} turns in a row at Rummy in <#{table.channel_id}>: "
-            "a computer plays your seat until you press **Take my seat back** in your hand "
-            "(**Show hand** on the table)."
-        )
+        with speaking(seat.language):
+            text = n_(
+                "You missed {n} turn in a row at Rummy in {channel}: a computer plays your seat "
+                "until you press **Take my seat back** in your hand (**Show hand** on the table).",
+                "You missed {n} turns in a row at Rummy in {channel}: a computer plays your seat "
+                "until you press **Take my seat back** in your hand (**Show hand** on the table).",
+                seat.missed_turns,
+                channel=f"<#{table.channel_id}>",
+            )
         self._post(table, (seat.user_id, table.channel_id, "autopilot"), lambda: text)
 
     def your_turn(self, table: Table, seat: Seat) -> None:
@@ -93,7 +102,8 @@ class Notifier:
                 f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/"
                 f"{table.message_id}"
             )
-            return render.turn_dm(table, key, jump, self.faces)
+            with speaking(seat_language(table, key)):
+                return render.turn_dm(table, key, jump, self.faces)
 
         self._post(table, (seat.user_id, table.channel_id, "turn"), text)
 
@@ -133,19 +143,27 @@ class Notifier:
             channel_id = self._dm_channels[user_id] = channel.id
         return self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
+    # The two notices below are public: drawn in the caller's language (the
+    # table's, when the caller has it).
     async def restore_failed(self, channel_id: int) -> None:
         await self.tell_channel(
             channel_id,
-            "⚠️ The Rummy game in this channel could not be restored after a restart. "
-            "Its saved state is kept for the bot's admin. `/rummy start` opens a new game.",
+            "⚠️ "
+            + _(
+                "The Rummy game in this channel could not be restored after a restart. "
+                "Its saved state is kept for the bot's admin. `/rummy start` opens a new game."
+            ),
         )
 
     async def result_kept(self, channel_id: int) -> None:
         await self.tell_channel(
             channel_id,
-            "⚠️ The result of this Rummy game could not be saved to the leaderboard: the "
-            "bot's database is failing. The result is kept for the bot's admin, who can "
-            "record it once the database is repaired. `/rummy start` opens a new game.",
+            "⚠️ "
+            + _(
+                "The result of this Rummy game could not be saved to the leaderboard: the "
+                "bot's database is failing. The result is kept for the bot's admin, who can "
+                "record it once the database is repaired. `/rummy start` opens a new game."
+            ),
         )
 
     async def tell_channel(self, channel_id: int, text: str) -> None:

@@ -10,41 +10,61 @@ import discord
 from db import PROVISIONAL_BELOW, HistoryEntry, Opponent, RatingPage, RatingProfile, Season
 
 from .history import ordinal_place, signed
-from .words import plural
+from .i18n import _, n_, number
+from .scores import page_footer
 
 SPARKS = "▁▂▃▄▅▆▇█"
 
 
 def season_title(season: Season) -> str:
     if season.ended_at is None:
-        return f"{season.name} (current)"
-    return f"{season.name}, ended <t:{int(season.ended_at)}:d>"
+        return _("{season} (current)", season=season.name)
+    return _("{season}, ended {when}", season=season.name, when=f"<t:{int(season.ended_at)}:d>")
 
 
 def rating_embed(page: RatingPage, guild_name: str) -> discord.Embed:
     embed = discord.Embed(
-        title=f"Rummy leaderboard — {guild_name}",
+        title=_("Rummy leaderboard — {server}", server=guild_name),
         description=(
-            f"Ranked by rating · {season_title(page.season)}\n"
-            "Rating: skill minus three times its uncertainty (openskill); "
-            f"players with fewer than {PROVISIONAL_BELOW} matches are provisional."
+            _("Ranked by rating · {season}", season=season_title(page.season))
+            + "\n"
+            + n_(
+                "Rating: skill minus three times its uncertainty (openskill); players with "
+                "fewer than {n} match are provisional.",
+                "Rating: skill minus three times its uncertainty (openskill); players with "
+                "fewer than {n} matches are provisional.",
+                PROVISIONAL_BELOW,
+            )
         ),
         colour=discord.Colour.gold(),
     )
     if not page.rows:
-        embed.description = f"No rated match in {page.season.name} yet. `/rummy start` to play one!"
+        embed.description = _(
+            "No rated match in {season} yet. `/rummy start` to play one!", season=page.season.name
+        )
         return embed
     lines = []
     for row in page.rows:
-        line = (
-            f"**{row.rank}.** {row.name} — {row.ordinal:.1f} · "
-            f"{row.wins}/{plural(row.matches, 'match', 'matches')} won"
+        # Translators: "3/5 matches won": {wins} of {n} matches played.
+        record = n_(
+            "{wins}/{n} match won", "{wins}/{n} matches won", row.matches, wins=number(row.wins)
+        )
+        line = _(
+            "**{rank}.** {name} — {rating} · {record}",
+            rank=number(row.rank),
+            name=row.name,
+            rating=number(row.ordinal, 1),
+            record=record,
         )
         if row.provisional:
-            line += f" · *provisional ({row.matches}/{PROVISIONAL_BELOW})*"
+            line += " · " + _(
+                "*provisional ({matches}/{needed})*",
+                matches=number(row.matches),
+                needed=number(PROVISIONAL_BELOW),
+            )
         lines.append(line)
-    embed.add_field(name="Players", value="\n".join(lines)[:1024], inline=False)
-    embed.set_footer(text=f"Page {page.page} of {page.pages} · {page.total_players} players")
+    embed.add_field(name=_("Players"), value="\n".join(lines)[:1024], inline=False)
+    embed.set_footer(text=page_footer(page.page, page.pages, page.total_players))
     return embed
 
 
@@ -59,54 +79,64 @@ def sparkline(points: Sequence[float]) -> str:
 
 def _opponent(found: Opponent | None) -> str:
     if found is None:
-        return "nobody yet"
+        return _("nobody yet")
     who = found.name if found.user_id is None else f"<@{found.user_id}>"
-    return f"{who}: ahead {found.ahead}, behind {found.behind} of {found.matches}"
+    return _(
+        "{who}: ahead {ahead}, behind {behind} of {matches}",
+        who=who,
+        ahead=number(found.ahead),
+        behind=number(found.behind),
+        matches=number(found.matches),
+    )
 
 
 def add_rating_fields(embed: discord.Embed, profile: RatingProfile) -> None:
     """The rating, its trend and the best and worst opponents, under a player's stats."""
     rating = profile.rating
+    title = _("Rating · {season}", season=profile.season.name)
     if rating is None:
-        embed.add_field(
-            name=f"Rating · {profile.season.name}",
-            value="No rated match this season yet.",
-            inline=False,
-        )
+        embed.add_field(name=title, value=_("No rated match this season yet."), inline=False)
     else:
         standing = (
-            f"provisional ({rating.matches}/{PROVISIONAL_BELOW} matches)"
+            n_(
+                "provisional ({matches}/{n} match)",
+                "provisional ({matches}/{n} matches)",
+                PROVISIONAL_BELOW,
+                matches=number(rating.matches),
+            )
             if rating.provisional
-            else f"#{rating.rank}"
+            else f"#{number(rating.rank)}"
         )
         embed.add_field(
-            name=f"Rating · {profile.season.name}",
-            value=(
-                f"**{rating.ordinal:.1f}** (μ {rating.mu:.1f}, σ {rating.sigma:.2f}) · {standing}"
-            ),
+            name=title,
+            value=f"**{number(rating.ordinal, 1)}** (μ {number(rating.mu, 1)}, "
+            f"σ {number(rating.sigma, 2)}) · {standing}",
             inline=False,
         )
     if len(profile.trend) > 1:
         change = profile.trend[-1] - profile.trend[0]
         embed.add_field(
-            name="Trend",
-            value=(
-                f"{sparkline(profile.trend)} {signed(change)} over the last "
-                f"{plural(len(profile.trend) - 1, 'match', 'matches')}"
+            name=_("Trend"),
+            value=n_(
+                "{sparkline} {change} over the last {n} match",
+                "{sparkline} {change} over the last {n} matches",
+                len(profile.trend) - 1,
+                sparkline=sparkline(profile.trend),
+                change=signed(change),
             ),
             inline=False,
         )
-    embed.add_field(name="Best against", value=_opponent(profile.best))
-    embed.add_field(name="Worst against", value=_opponent(profile.worst))
+    embed.add_field(name=_("Best against"), value=_opponent(profile.best))
+    embed.add_field(name=_("Worst against"), value=_opponent(profile.worst))
 
 
 def result_text(entry: HistoryEntry | None) -> str:
     """The line posted with a finished match's chart: places, points, rating changes."""
     if entry is None:
-        return "Final scores"
+        return _("Final scores")
     seats = sorted(entry.seats, key=lambda s: s.place)
     parts = []
     for seat in seats:
         change = "" if seat.rating_change is None else f" ({signed(seat.rating_change)})"
-        parts.append(f"{ordinal_place(seat.place)} {seat.name} {seat.total or 0}{change}")
-    return f"Match #{entry.match_id}: " + " · ".join(parts)
+        parts.append(f"{ordinal_place(seat.place)} {seat.name} {number(seat.total or 0)}{change}")
+    return _("Match #{match}: {places}", match=entry.match_id, places=" · ".join(parts))

@@ -22,23 +22,26 @@ from engine import (
     MeldCards,
     TableMeld,
     TakeDiscard,
-    format_cards,
     sort_by_rank,
 )
 from tables import Seat, Table
 from tables.table import HAND_LOG_LINES
 
 from .card_emoji import CardFaces
+from .i18n import N_, _, card_text, cards_text, n_, number
 
 TEXT_CARDS = CardFaces()
 
+# A computer's level, as its seat shows it.
+LEVELS = {"easy": N_("easy"), "hard": N_("hard")}
 
 
 def seat_label(seat: Seat) -> str:
     if seat.user_id is None:
-        return f"🤖 {seat.name} ({seat.level or 'easy'})"
+        level = seat.level or "easy"
+        return "🤖 " + _("{name} ({level})", name=seat.name, level=_(LEVELS.get(level, level)))
     if seat.autopilot:
-        return f"{seat.name} (🤖 autopilot)"
+        return _("{name} (🤖 autopilot)", name=seat.name)
     return seat.name
 
 
@@ -46,22 +49,26 @@ def seat_label(seat: Seat) -> str:
 def rule_setting(name: str, value: object) -> str:
     """One house rule's setting in a few words ("Aces high or low", "5 hands")."""
     if name in CHOICE_LABELS:
-        return CHOICE_LABELS[name].get(str(value), str(value))
-    if name == "target":
-        return f"First to {value} points"
-    if name == "hands":
-        return "1 hand" if value == 1 else f"{value} hands"
+        label = CHOICE_LABELS[name].get(str(value))
+        return str(value) if label is None else _(label)
+    if name == "target" and isinstance(value, int):
+        return n_("First to {n} point", "First to {n} points", value)
+    if name == "hands" and isinstance(value, int):
+        return n_("{n} hand", "{n} hands", value)
     if name == "turn_timeout":
-        return "No turn timer" if not value else f"{value} seconds a turn"
+        if not value:
+            return _("No turn timer")
+        if isinstance(value, int):
+            return n_("{n} second a turn", "{n} seconds a turn", value)
     return f"{name}: {value}"
 
 
 # Words for the rules whose own name says little next to its setting.
 RULE_TOPICS = {
-    "melds_per_turn": "Melds a turn",
-    "go_out": "Going out",
-    "rummy_bonus": "Going rummy",
-    "empty_stock": "Empty stock",
+    "melds_per_turn": N_("Melds a turn"),
+    "go_out": N_("Going out"),
+    "rummy_bonus": N_("Going rummy"),
+    "empty_stock": N_("Empty stock"),
 }
 
 
@@ -74,7 +81,7 @@ def changed_rules(rules: HouseRules, base: HouseRules) -> list[str]:
             continue
         setting = rule_setting(option.name, getattr(value, "value", value))
         topic = RULE_TOPICS.get(option.name)
-        shown.append(f"{topic}: {setting}" if topic else setting)
+        shown.append(_("{topic}: {setting}", topic=_(topic), setting=setting) if topic else setting)
     return shown
 
 
@@ -83,8 +90,9 @@ def rules_summary(rules: HouseRules) -> str:
     click away (Rules)."""
     changed = changed_rules(rules, HouseRules())
     if not changed:
-        return "The standard game: first to 100 points, 2 minutes a turn. **Rules** tells all."
-    return "\n".join(f"• {line}" for line in changed) + "\nEverything else as standard: **Rules**."
+        return _("The standard game: first to 100 points, 2 minutes a turn. **Rules** tells all.")
+    return "\n".join([*(f"• {line}" for line in changed),
+                      _("Everything else as standard: **Rules**.")])
 
 
 # --- the public table ------------------------------------------------------
@@ -99,20 +107,36 @@ def describe_meld(
     if len(by_owner) == 1:
         return f"{cards} — {names.get(next(iter(by_owner)), '?')}"
     credit = "; ".join(
-        f"{names.get(owner, owner)}: {format_cards(owned)}" for owner, owned in by_owner.items()
+        f"{names.get(owner, owner)}: {cards_text(owned)}" for owner, owned in by_owner.items()
     )
     return f"{cards} — {credit}"
 
 
+def piles_text(top: str | None, pile: int, back: str, stock: int) -> str:
+    """The discard pile (its top card) and the stock, for the table and the hands."""
+    return _(
+        "**Discard** {top} ({pile})  ·  **Stock** {back} {stock}",
+        top=_("empty") if top is None else top,
+        pile=n_("{n} card", "{n} cards", pile),
+        back=back,
+        stock=n_("{n} card", "{n} cards", stock),
+    )
+
+
+
 # --- DMs -------------------------------------------------------------------------
+# Drawn in the language of the seat they go to (``presentation.notify``).
 def dealt_dm(
     table: Table, key: str, channel_mention: str, faces: CardFaces = TEXT_CARDS
 ) -> str:
     match = table.match
     assert match is not None
     cards = sort_by_rank(match.hand.hand_of(key))
-    return (
-        f"Hand {match.hand_number} in {channel_mention} is dealt. Your cards: {faces.row(cards)}"
+    return _(
+        "Hand {number} in {channel} is dealt. Your cards: {cards}",
+        number=number(match.hand_number),
+        channel=channel_mention,
+        cards=faces.row(cards),
     )
 
 
@@ -121,55 +145,65 @@ def turn_dm(table: Table, key: str, jump_url: str, faces: CardFaces = TEXT_CARDS
     assert match is not None
     cards = sort_by_rank(match.hand.hand_of(key))
     top = match.hand.discard_top
-    top_text = faces.inline(top) if top is not None else "empty"
-    return (
-        f"Your turn at Rummy: {jump_url}\nYour cards: {faces.row(cards)}\n"
-        f"Discard top: {top_text}. Press **Show hand** on the table to play."
+    top_text = faces.inline(top) if top is not None else _("empty")
+    return "\n".join(
+        [
+            _("Your turn at Rummy: {link}", link=jump_url),
+            _("Your cards: {cards}", cards=faces.row(cards)),
+            _("Discard top: {card}. Press **Show hand** on the table to play.", card=top_text),
+        ]
     )
 
 
 # --- the action log ------------------------------------------------------------------
+EVENT_LINES = {
+    "draw_stock": N_("{who} drew from the stock"),
+    "take_discard": N_("{who} took {cards} from the discard pile"),
+    "meld": N_("{who} melded {cards}"),
+    "lay_off": N_("{who} laid off {cards} on meld {meld}"),
+    "discard": N_("{who} discarded {cards}"),
+    "reshuffle": N_("The discard pile was shuffled into a new stock"),
+    "turn_over": N_("The discard pile was turned over to make a new stock"),
+    "went_out": N_("{who} went out"),
+}
+
+
 def event_line(event: Event, names: Mapping[str, str]) -> str | None:
     """One line of the table's action log, or None for events not worth a line."""
+    line = EVENT_LINES.get(event.kind)
+    if line is None:
+        return None
     who = names.get(event.player or "", event.player or "")
-    cards = format_cards(event.cards)
-    meld_no = None if event.meld is None else event.meld + 1
-    lines = {
-        "draw_stock": f"{who} drew from the stock",
-        "take_discard": f"{who} took {cards} from the discard pile",
-        "meld": f"{who} melded {cards}",
-        "lay_off": f"{who} laid off {cards} on meld {meld_no}",
-        "discard": f"{who} discarded {cards}",
-        "reshuffle": "The discard pile was shuffled into a new stock",
-        "turn_over": "The discard pile was turned over to make a new stock",
-        "went_out": f"{who} went out",
-    }
-    return lines.get(event.kind)
+    meld_no = "" if event.meld is None else number(event.meld + 1)
+    return _(line, who=who, cards=cards_text(event.cards), meld=meld_no)
 
 
 # --- advice and the full log ---------------------------------------------------------------
 def advice(action: Action, view: HandView) -> str:
     """A suggested move in words."""
     if isinstance(action, DrawStock):
-        return "draw from the stock."
+        return _("draw from the stock.")
     if isinstance(action, TakeDiscard):
         top = view.discard_top
-        return f"take {top.display} from the discard pile." if top else "take the discard."
+        if top is None:
+            return _("take the discard.")
+        return _("take {card} from the discard pile.", card=card_text(top))
     if isinstance(action, MeldCards):
-        return f"meld {format_cards(action.cards)} (picked for you: press Meld)."
+        return _("meld {cards} (picked for you: press Meld).", cards=cards_text(action.cards))
     if isinstance(action, LayOff):
-        return (
-            f"lay {format_cards(action.cards)} off on meld {action.meld + 1} "
-            "(picked for you: press Lay off)."
+        return _(
+            "lay {cards} off on meld {meld} (picked for you: press Lay off).",
+            cards=cards_text(action.cards),
+            meld=number(action.meld + 1),
         )
     if isinstance(action, Discard):
-        return f"discard {action.card.display} (picked for you: press Discard)."
-    return "play on."
+        return _("discard {card} (picked for you: press Discard).", card=card_text(action.card))
+    return _("play on.")
 
 
 def hand_log_text(table: Table, limit: int = 1900) -> str:
     """Every move of this hand so far (as many of the latest as fit a message)."""
-    lines = [line for _, line in table.hand_log]
+    lines = [line for _by, line in table.hand_log]
     shown: list[str] = []
     used = 0
     for line in reversed(lines):
@@ -178,10 +212,12 @@ def hand_log_text(table: Table, limit: int = 1900) -> str:
             break
         shown.append(line)
     shown.reverse()
-    heading = f"**Hand {table.hand_number}, every move so far**"
+    hand = number(table.hand_number)
     if len(shown) < len(lines) or len(lines) >= HAND_LOG_LINES:
-        heading += " (the earliest left out)"
-    return heading + "\n" + "\n".join(shown or ["Nothing yet."])
+        heading = _("**Hand {number}, every move so far** (the earliest left out)", number=hand)
+    else:
+        heading = _("**Hand {number}, every move so far**", number=hand)
+    return heading + "\n" + "\n".join(shown or [_("Nothing yet.")])
 
 
 # --- help -------------------------------------------------------------------------------
@@ -189,58 +225,78 @@ def help_text() -> str:
     """How to play with the bot, short enough to read at a glance."""
     return "\n".join(
         [
-            "**Rummy, the short version**",
-            "`/rummy start` opens a game here: others press **Join**, the host adds computers "
-            "if wanted and presses **Start**.",
-            "**Show hand** on the table opens your hand (only you see it); play from there.",
-            "Your turn: **Draw** (or take the discard), pick cards and **Meld** 3+ of a rank "
-            "or a run, pick a card and **Lay off** onto a meld, then pick one and **Discard**.",
-            "Get rid of every card to go out; the others' cards score for you.",
+            _("**Rummy, the short version**"),
+            _(
+                "`/rummy start` opens a game here: others press **Join**, the host adds "
+                "computers if wanted and presses **Start**."
+            ),
+            _("**Show hand** on the table opens your hand (only you see it); play from there."),
+            _(
+                "Your turn: **Draw** (or take the discard), pick cards and **Meld** 3+ of a rank "
+                "or a run, pick a card and **Lay off** onto a meld, then pick one and "
+                "**Discard**."
+            ),
+            _("Get rid of every card to go out; the others' cards score for you."),
             "",
-            "`/rummy hand` your hand · `/rummy rules` the rules here · `/rummy leaderboard` · "
-            "`/rummy stats` · `/rummy end` stop the game (host or moderators) · "
-            "`/rummy settings` server defaults (Manage Server)",
+            # Translators: the slash commands keep their English names.
+            _(
+                "`/rummy hand` your hand · `/rummy rules` the rules here · `/rummy leaderboard` · "
+                "`/rummy stats` · `/rummy end` stop the game (host or moderators) · "
+                "`/rummy settings` server defaults (Manage Server)"
+            ),
         ]
     )
 
 
 # --- rules ------------------------------------------------------------------------------
 # What each house-rule choice is called in the slash commands (their values
-# are the engine's).
+# are the engine's). English here: the slash commands' choices are named in
+# English (``cogs.rummy``); every other use translates them (``rule_setting``).
 CHOICE_LABELS: dict[str, dict[str, str]] = {
-    "hints": {"on": "Hints allowed", "off": "No hints"},
-    "ace": {"low": "Aces low only", "high_or_low": "Aces high or low"},
-    "melds_per_turn": {"unlimited": "As many as you like", "one": "One a turn"},
-    "go_out": {"any": "Any way", "discard_only": "Only by discarding"},
-    "rummy_bonus": {"double": "Double the points", "none": "No bonus"},
+    "hints": {"on": N_("Hints allowed"), "off": N_("No hints")},
+    "ace": {"low": N_("Aces low only"), "high_or_low": N_("Aces high or low")},
+    "melds_per_turn": {"unlimited": N_("As many as you like"), "one": N_("One a turn")},
+    "go_out": {"any": N_("Any way"), "discard_only": N_("Only by discarding")},
+    "rummy_bonus": {"double": N_("Double the points"), "none": N_("No bonus")},
     "empty_stock": {
-        "reshuffle": "Shuffle the pile into a new stock",
-        "turn_over": "Turn the pile over",
+        "reshuffle": N_("Shuffle the pile into a new stock"),
+        "turn_over": N_("Turn the pile over"),
     },
 }
 
 
 def rules_text(rules: HouseRules, *, server_default: bool = False) -> str:
     """Basic Rummy in a few lines, then the house rules in force."""
-    heading = "Server defaults" if server_default else "House rules at this table"
+    heading = _("**Server defaults**") if server_default else _("**House rules at this table**")
     return "\n".join(
         [
-            "**Basic Rummy**",
-            "Make melds: a *set* is 3 or 4 cards of one rank; a *run* is 3 or more cards of "
-            "one suit in order. An ace never sits in the middle of a run (K-A-2 is not a run).",
-            "On your turn: draw one card (the top of the stock, or the top of the discard pile), "
-            "then put down melds, lay off cards on any meld on the table (yours or another "
-            "player's), and discard one card. A card you took from the discard pile cannot go "
-            "straight back on it.",
-            "Get rid of every card to go out: the hand ends at once and you score what the "
-            "others still hold (2-10 face value, J Q K 10, aces as below).",
-            "If the hand ends with nobody out, the lowest count in hand wins the difference "
-            "to each other player.",
-            "A missed turn (when the timer is on) is played for you: a draw and a discard of "
-            "your highest loose card. After 3 in a row a computer keeps your seat warm until "
-            "you press **Take my seat back** in your hand view.",
+            _("**Basic Rummy**"),
+            _(
+                "Make melds: a *set* is 3 or 4 cards of one rank; a *run* is 3 or more cards of "
+                "one suit in order. An ace never sits in the middle of a run (K-A-2 is not a "
+                "run)."
+            ),
+            _(
+                "On your turn: draw one card (the top of the stock, or the top of the discard "
+                "pile), then put down melds, lay off cards on any meld on the table (yours or "
+                "another player's), and discard one card. A card you took from the discard pile "
+                "cannot go straight back on it."
+            ),
+            _(
+                "Get rid of every card to go out: the hand ends at once and you score what the "
+                "others still hold (2-10 face value, J Q K 10, aces as below)."
+            ),
+            _(
+                "If the hand ends with nobody out, the lowest count in hand wins the difference "
+                "to each other player."
+            ),
+            _(
+                "A missed turn (when the timer is on) is played for you: a draw and a discard of "
+                "your highest loose card. After 3 in a row a computer keeps your seat warm until "
+                "you press **Take my seat back** in your hand view."
+            ),
             "",
-            f"**{heading}**",
+            heading,
             *(f"• {line}" for line in rules.describe()),
         ]
     )

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw, ImageFont
 
 from .colours import seat_rgb
+from .i18n import _
 
 WIDTH, HEIGHT = 800, 400
 FILENAME = "scores.png"
@@ -80,7 +81,9 @@ def draw(title: str, series: Sequence[Series]) -> bytes:
     every = max(1, -(-hands // 15))  # at most about 15 labels along the bottom
     for hand in range(0, hands + 1, every):
         pen.text((x_at(hand), TOP + height + 8), str(hand), font=small, fill=TEXT, anchor="mt")
-    pen.text((LEFT + width / 2, HEIGHT - 16), "hand", font=small, fill=TEXT, anchor="mm")
+    # Translators: the score chart's x axis, under the hand numbers.
+    axis = _("hand")
+    pen.text((LEFT + width / 2, HEIGHT - 16), axis, font=small, fill=TEXT, anchor="mm")
     for index, line in enumerate(series):
         colour = seat_rgb(index)
         points = [(x_at(0), y_at(0))]

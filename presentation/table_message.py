@@ -19,9 +19,9 @@ from tables import MAX_SEATS, Seat, Stage, Table
 from .card_emoji import CardFaces
 from .colours import SEAT_COLOURS
 from .components import Component, Controls, lobby_controls, table_controls
+from .i18n import _, n_, number
 from .layouts import MAX_TEXT, Layout, container, row, separator, text, text_length
-from .render import TEXT_CARDS, describe_meld, rules_summary, seat_label
-from .words import plural
+from .render import TEXT_CARDS, describe_meld, piles_text, rules_summary, seat_label
 
 LOBBY = 0x5865F2
 OVER = 0xF1C40F
@@ -56,22 +56,27 @@ def lobby_layout(table: Table) -> Layout:
     seats = "\n".join(
         f"{SEAT_COLOURS[i][0]} {seat_label(seat)}" for i, seat in enumerate(table.seats)
     )
+    heading = _("Rummy: a new game is forming")
+    welcome = _(
+        "Host: {host}. Press **Join** to take a seat. The host starts when 2 to {most} "
+        "players are seated.",
+        host=f"<@{table.host_id}>",
+        most=number(MAX_SEATS),
+    )
+    seated = _("**Seats** ({seated}/{most})", seated=number(len(table.seats)),
+               most=number(MAX_SEATS))
     parts: list[Component | None] = [
-        text(
-            "### 🃏 Rummy: a new game is forming\n"
-            f"Host: <@{table.host_id}>. Press **Join** to take a seat. The host starts "
-            f"when 2 to {MAX_SEATS} players are seated."
-        ),
+        text(f"### 🃏 {heading}\n{welcome}"),
         separator(),
-        text(f"**Seats** ({len(table.seats)}/{MAX_SEATS})\n{seats or 'nobody yet'}"),
+        text(seated + "\n" + (seats or _("nobody yet"))),
     ]
     if table.invited:
         waiting = ", ".join(f"<@{user_id}>" for user_id in table.invited)
         parts.append(
-            text(f"**Rematch**: waiting for {waiting} to press **Join**; "
-                 "the game starts once all have.")
+            text(_("**Rematch**: waiting for {who} to press **Join**; "
+                   "the game starts once all have.", who=waiting))
         )
-    parts.append(text(f"**House rules**\n{rules_summary(table.rules)}"))
+    parts.append(text(_("**House rules**") + "\n" + rules_summary(table.rules)))
     return _framed(parts, lobby_controls(table), LOBBY)
 
 
@@ -97,14 +102,20 @@ def _playing(table: Table, faces: CardFaces) -> Layout:
 
 
 def _heading(table: Table, view: HandView, names: Mapping[str, str]) -> str:
-    of = f" of {table.rules.hands}" if table.rules.hands is not None else ""
+    hand = number(table.hand_number)
+    if table.rules.hands is not None:
+        heading = _("Rummy — hand {number} of {hands}", number=hand,
+                    hands=number(table.rules.hands))
+    else:
+        heading = _("Rummy — hand {number}", number=hand)
     goal = (
-        f"first to {table.rules.target} points"
+        n_("first to {n} point", "first to {n} points", table.rules.target)
         if table.rules.target is not None
-        else plural(table.rules.hands or 0, "hand")
+        else n_("{n} hand", "{n} hands", table.rules.hands or 0)
     )
     dealer = names.get(view.dealer or "", "")
-    return f"### 🃏 Rummy — hand {table.hand_number}{of}\n-# Playing {goal} · {dealer} dealt"
+    playing = _("Playing {goal} · {dealer} dealt", goal=goal, dealer=dealer)
+    return f"### 🃏 {heading}\n-# {playing}"
 
 
 def _seat_block(
@@ -113,8 +124,8 @@ def _seat_block(
     marker = SEAT_COLOURS[index % len(SEAT_COLOURS)][0]
     match = table.match
     assert match is not None
-    count = plural(view.card_counts.get(seat.key, 0), "card")
-    total = plural(match.totals.get(seat.key, 0), "point")
+    count = n_("{n} card", "{n} cards", view.card_counts.get(seat.key, 0))
+    total = n_("{n} point", "{n} points", match.totals.get(seat.key, 0))
     if view.turn != seat.key:
         return f"{marker} {seat_label(seat)} · {count} · {total}"
     return f"{marker} **{seat_label(seat)}** · {count} · {total}\n▶️ {_turn(table, view, faces)}"
@@ -122,31 +133,34 @@ def _seat_block(
 
 def _turn(table: Table, view: HandView, faces: CardFaces) -> str:
     if view.phase is Phase.DRAW:
-        doing = "to draw from the stock"
         if view.discard_top is not None:
-            doing += f" or take {faces.inline(view.discard_top)}"
+            # Translators: under the name of the player whose turn it is (▶️ ...).
+            doing = _("to draw from the stock or take {card}", card=faces.inline(view.discard_top))
+        else:
+            # Translators: under the name of the player whose turn it is (▶️ ...).
+            doing = _("to draw from the stock")
     else:
-        doing = "may meld or lay off, then must discard"
+        # Translators: under the name of the player whose turn it is (▶️ ...).
+        doing = _("may meld or lay off, then must discard")
     deadline = table.turn_deadline
-    clock = f" · time runs out <t:{int(deadline)}:R>" if deadline is not None else ""
-    return f"{doing}{clock}"
+    if deadline is None:
+        return doing
+    return f"{doing} · " + _("time runs out {when}", when=f"<t:{int(deadline)}:R>")
 
 
 def _piles(view: HandView, faces: CardFaces) -> str:
-    top = faces.inline(view.discard_top) if view.discard_top is not None else "empty"
-    pile = plural(len(view.discard_pile), "card")
-    stock = plural(view.stock_size, "card")
-    return f"**Discard** {top} ({pile})  ·  **Stock** {faces.back()} {stock}"
+    top = faces.inline(view.discard_top) if view.discard_top is not None else None
+    return piles_text(top, len(view.discard_pile), faces.back(), view.stock_size)
 
 
 def _melds(view: HandView, names: Mapping[str, str], faces: CardFaces) -> str:
     if not view.melds:
-        return "**Melds** none yet"
+        return _("**Melds** none yet")
     lines = [
-        f"`{number}` {describe_meld(meld, names, faces)}"
-        for number, meld in enumerate(view.melds, 1)
+        f"`{index}` {describe_meld(meld, names, faces)}"
+        for index, meld in enumerate(view.melds, 1)
     ]
-    return "**Melds**\n" + "\n".join(lines)
+    return _("**Melds**") + "\n" + "\n".join(lines)
 
 
 # --- the end of a hand -----------------------------------------------------------------
@@ -162,52 +176,59 @@ def result_layout(
 def _result(table: Table, outcome: HandOutcome, faces: CardFaces, dealt_on: bool) -> Layout:
     match = table.match
     assert match is not None
+    heading = _("Rummy — hand {number} is over", number=number(table.hand_number))
     parts: list[Component | None] = [
-        text(f"### 🃏 Rummy — hand {table.hand_number} is over\n{_headline(table, outcome)}."),
+        text(f"### 🃏 {heading}\n{_headline(table, outcome)}"),
         separator(),
     ]
     for index, seat in enumerate(table.seats):
         left = outcome.remaining.get(seat.key, ())
-        in_hand = plural(outcome.counts.get(seat.key, 0), "point")
-        held = f"Held {faces.row(sort_by_rank(left))} ({in_hand})" if left else "No cards left"
-        parts.append(
-            text(
-                f"{SEAT_COLOURS[index % len(SEAT_COLOURS)][0]} {seat_label(seat)} · scores "
-                f"**{outcome.scores.get(seat.key, 0)}** · {match.totals.get(seat.key, 0)} "
-                f"in all\n{held}"
-            )
+        if left:
+            in_hand = n_("{n} point", "{n} points", outcome.counts.get(seat.key, 0))
+            held = _("Held {cards} ({points})", cards=faces.row(sort_by_rank(left)),
+                     points=in_hand)
+        else:
+            held = _("No cards left")
+        scored = _(
+            "{player} · scores **{score}** · {total} in all",
+            player=seat_label(seat),
+            score=number(outcome.scores.get(seat.key, 0)),
+            total=number(match.totals.get(seat.key, 0)),
         )
+        parts.append(text(f"{SEAT_COLOURS[index % len(SEAT_COLOURS)][0]} {scored}\n{held}"))
     parts.append(separator())
     if match.is_over:
-        parts.append(text(f"**Match over**\n{winners_text(table)}"))
-        parts.append(text("-# Thanks for playing. **Rematch** deals again to the same seats."))
+        parts.append(text(_("**Match over**") + "\n" + winners_text(table)))
+        parts.append(
+            text("-# " + _("Thanks for playing. **Rematch** deals again to the same seats."))
+        )
     elif dealt_on:
-        parts.append(text("-# The next hand is dealt below."))
+        parts.append(text("-# " + _("The next hand is dealt below.")))
     else:
-        parts.append(text("-# A seated player presses **Next hand** to deal again."))
+        parts.append(text("-# " + _("A seated player presses **Next hand** to deal again.")))
     return _framed(parts, None if dealt_on else table_controls(table), OVER)
 
 
 def _headline(table: Table, outcome: HandOutcome) -> str:
-    names = table.names()
+    """The hand's end in a sentence."""
     if outcome.went_out is None:
-        headline = "Nobody went out: the lowest count wins the hand"
         if len(outcome.winners) > 1:
-            headline += " (a tie: the winners share the points, rounded down)"
-        return headline
-    headline = f"**{names.get(outcome.went_out)}** went out"
-    if outcome.rummy:
-        headline += " — **rummy!**"
-        if table.rules.rummy_bonus is RummyBonus.DOUBLE:
-            headline += " (points doubled)"
-    return headline
+            return _("Nobody went out: the lowest count wins the hand (a tie: the winners "
+                     "share the points, rounded down).")
+        return _("Nobody went out: the lowest count wins the hand.")
+    who = table.names().get(outcome.went_out)
+    if not outcome.rummy:
+        return _("**{who}** went out.", who=who)
+    if table.rules.rummy_bonus is RummyBonus.DOUBLE:
+        return _("**{who}** went out — **rummy!** (points doubled).", who=who)
+    return _("**{who}** went out — **rummy!**.", who=who)
 
 
 def totals_text(table: Table) -> str:
     match = table.match
     assert match is not None
     ranked = sorted(table.seats, key=lambda s: -match.totals.get(s.key, 0))
-    return "\n".join(f"{seat_label(s)}: {match.totals.get(s.key, 0)}" for s in ranked)
+    return "\n".join(f"{seat_label(s)}: {number(match.totals.get(s.key, 0))}" for s in ranked)
 
 
 def winners_text(table: Table) -> str:
@@ -215,23 +236,24 @@ def winners_text(table: Table) -> str:
     assert match is not None and match.outcome is not None
     names = [table.name_of(key) for key in match.outcome.winners]
     if len(names) == 1:
-        return f"🏆 **{names[0]}** wins the match."
-    return "🏆 Shared win: " + ", ".join(f"**{n}**" for n in names) + "."
+        return "🏆 " + _("**{who}** wins the match.", who=names[0])
+    return "🏆 " + _("Shared win: {who}.", who=", ".join(f"**{n}**" for n in names))
 
 
 # --- no game (any more) -------------------------------------------------------------------
 def ended_layout(table: Table, who: str) -> Layout:
-    parts: list[Component | None] = [
-        text(f"### 🃏 Rummy — game ended\n{who} ended this game. "
-             "The channel is free for a new one.")
-    ]
+    heading = _("Rummy — game ended")
+    ended = _("{who} ended this game. The channel is free for a new one.", who=who)
+    parts: list[Component | None] = [text(f"### 🃏 {heading}\n{ended}")]
     if table.match is not None:
-        parts += [separator(), text(f"**Totals when it stopped**\n{totals_text(table)}")]
+        totals = _("**Totals when it stopped**")
+        parts += [separator(), text(f"{totals}\n{totals_text(table)}")]
     return _framed(parts, None, ENDED)
 
 
 def cancelled_layout(reason: str) -> Layout:
-    return _framed([text(f"### 🃏 Rummy: no game\n{reason}")], None, ENDED)
+    """``reason``: already in the table's language (the caller's)."""
+    return _framed([text("### 🃏 " + _("Rummy: no game") + "\n" + reason)], None, ENDED)
 
 
 # --- which one ------------------------------------------------------------------------------
