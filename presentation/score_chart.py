@@ -9,10 +9,12 @@ match summary of the history.
 
 from __future__ import annotations
 
+import functools
 import io
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -21,6 +23,7 @@ from .i18n import _
 
 WIDTH, HEIGHT = 800, 400
 FILENAME = "scores.png"
+FONT = Path(__file__).resolve().parent / "fonts" / "DejaVuSans.ttf"
 BACKGROUND = (47, 49, 54)  # Discord's dark theme, so the chart sits in the chat
 GRID = (79, 84, 92)
 TEXT = (220, 221, 222)
@@ -52,14 +55,21 @@ def _nice_step(top: int) -> int:
     return max(1, top // 5)
 
 
+@functools.cache
+def chart_font(size: int) -> ImageFont.FreeTypeFont:
+    """DejaVu Sans, shipped with the bot (``presentation/fonts``): Pillow's own
+    font has no letters beyond ASCII, and names and titles come in every
+    language (ł, ã, ß, é)."""
+    return ImageFont.truetype(str(FONT), size)
+
+
 def draw(title: str, series: Sequence[Series]) -> bytes:
-    """The chart as PNG bytes (the title in plain ASCII punctuation: the bundled
-    font has no dashes). The x axis is the hand number (0: before the first
+    """The chart as PNG bytes. The x axis is the hand number (0: before the first
     hand), the y axis the running total; the legend names each line's player."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     pen = ImageDraw.Draw(image)
-    font = ImageFont.load_default(size=14)
-    small = ImageFont.load_default(size=12)
+    font = chart_font(14)
+    small = chart_font(12)
     hands = max((len(s.totals) for s in series), default=0)
     top = max([1, *(t for s in series for t in s.totals)])
     step = _nice_step(top)

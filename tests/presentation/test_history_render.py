@@ -10,7 +10,7 @@ from presentation.actions import ComponentId
 from presentation.colours import seat_rgb
 from presentation.history import ordinal_place, replay_controls, signed
 from presentation.ratings import sparkline
-from presentation.score_chart import HEIGHT, WIDTH, Series, draw, running_totals
+from presentation.score_chart import HEIGHT, WIDTH, Series, chart_font, draw, running_totals
 
 
 def test_running_totals_add_each_hand() -> None:
@@ -41,3 +41,15 @@ def test_replay_controls_never_share_an_id_and_parse_back() -> None:
         ids = [c["custom_id"] for row in controls.rows for c in row]
         assert len(ids) == len(set(ids)) and all(len(i) <= 100 for i in ids)
         assert all(ComponentId.parse(i) is not None for i in ids)
+
+
+def test_the_chart_draws_the_letters_of_every_language() -> None:
+    font = chart_font(14)
+
+    def ink(text: str) -> bytes:
+        mask = font.getmask(text)
+        return bytes(mask)
+
+    missing = ink("\U000e0001")  # a character no font draws: the missing-glyph box
+    for letter in "ąęłńóśźżãçõéèêßäöüñ¿":
+        assert ink(letter) != missing, letter
