@@ -260,6 +260,15 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=N_("Play
         async with self.game.tasks.handling():
             await self.game.stats.player(interaction, member)
 
+    @app_commands.command(name="language", description="The language the bot speaks to you")
+    @app_commands.describe(language="Leave it out to follow your Discord app's language")
+    @app_commands.choices(
+        language=[app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()]
+    )
+    async def language(self, interaction: Interaction, language: str | None = None) -> None:
+        async with self.game.tasks.handling():
+            await self.game.play.language_command(interaction, language)
+
     @app_commands.command(name="settings", description=N_("Set this server's default house rules"))
     @app_commands.describe(language=N_("The language of the public tables in this server"))
     @app_commands.choices(

@@ -22,14 +22,14 @@ from engine import (
 from presentation import actions, render
 from presentation.actions import ComponentId
 from presentation.card_emoji import CardFaces
-from presentation.hand_message import Choices, hand_layout, settings_layout
+from presentation.hand_message import CLIENT_LANGUAGE, Choices, hand_layout, settings_layout
 from presentation.hand_messages import HandMessages
-from presentation.i18n import N_, _, speaking
+from presentation.i18n import LANGUAGES, N_, _, current, speaking, use
 from presentation.layouts import Layout
 from presentation.notify import Notifier
 from presentation.refresh import TableRefresher
 from presentation.table_message import result_layout
-from tables import HandMessage, Refusal, Stage, Table, TableWork
+from tables import HandMessage, NotSaved, Refusal, Stage, Table, TableWork
 from transport import callbacks
 from transport.handles import InteractionHandle
 from transport.private import Interaction
@@ -134,10 +134,28 @@ class Play:
                 actions.RECLAIM: self.reclaim,
                 actions.SETTINGS: self.settings,
                 actions.TOGGLE: self.toggle,
+                actions.LANGUAGE: self.choose_language,
                 actions.HINT: self.hint,
                 actions.FULL_LOG: self.full_log,
             }
         )
+
+    # --- the member's language -----------------------------------------------------------
+    async def language_command(self, interaction: Interaction, code: str | None) -> None:
+        """`/rummy language`: read the bot in ``code`` from now on, anywhere (None:
+        as the Discord app)."""
+        try:
+            await self.prefs.choose_language(interaction.user.id, code)
+        except NotSaved as not_saved:
+            await refuse(interaction, refusal_text(not_saved))
+            return
+        use(self.prefs.language(interaction.user.id, interaction.locale))
+        name = LANGUAGES[current().code]
+        if code is None:
+            text = _("I'll follow your Discord app's language: {language}.", language=name)
+        else:
+            text = _("I'll speak {language} to you from now on.", language=name)
+        await callbacks.send_message(interaction, text, ephemeral=True)
 
     # --- opening a hand message ----------------------------------------------------------
     async def show_hand_command(self, interaction: Interaction) -> None:
@@ -281,6 +299,20 @@ class Play:
         if name not in PREF_NAMES:
             raise Refusal(_("That setting is not one I know."))
         await self.prefs.toggle(interaction.user.id, name)
+        await self._show_settings(interaction, table, _("Saved."))
+
+    async def choose_language(
+        self, interaction: Interaction, table: Table, _parsed: ComponentId, values: list[str]
+    ) -> None:
+        """Read the bot in another language from now on (or the client's again)."""
+        seat = seat_of(interaction, table)
+        chosen = values[0] if values else ""
+        code = None if chosen == CLIENT_LANGUAGE else chosen
+        if code is not None and code not in LANGUAGES:
+            raise Refusal(_("That language is not one I speak."))
+        await self.prefs.choose_language(interaction.user.id, code)
+        use(self.prefs.language(interaction.user.id, interaction.locale))
+        seat.language = current().code
         await self._show_settings(interaction, table, _("Saved."))
 
     async def _show_settings(

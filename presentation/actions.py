@@ -121,6 +121,7 @@ SETTINGS = ComponentAction("prefs", Place.HAND, Who.SEATED, locking=Locking.LOOK
 HINT = ComponentAction("hint", Place.HAND, Who.SEATED, locking=Locking.LOOK)
 FULL_LOG = ComponentAction("log", Place.HAND, Who.SEATED, locking=Locking.LOOK)
 TOGGLE = ComponentAction("toggle", Place.HAND, Who.SEATED, locking=Locking.LOOK)
+LANGUAGE = ComponentAction("lang", Place.HAND, Who.SEATED, locking=Locking.LOOK)
 
 LEADERBOARD_PAGE = ComponentAction("lb", Place.LEADERBOARD, locking=Locking.LOOK)
 
@@ -159,6 +160,7 @@ ACTIONS: dict[str, ComponentAction] = {
         RECLAIM,
         SETTINGS,
         TOGGLE,
+        LANGUAGE,
         HINT,
         FULL_LOG,
         LEADERBOARD_PAGE,

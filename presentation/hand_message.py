@@ -32,8 +32,8 @@ from tables import Table
 
 from . import actions
 from .card_emoji import CardFaces
-from .components import DANGER, PRIMARY, SECONDARY, SUCCESS, Component
-from .i18n import N_, _, card_text, n_, number
+from .components import DANGER, PRIMARY, SECONDARY, SUCCESS, Component, option, select
+from .i18n import LANGUAGES, N_, _, card_text, n_, number
 from .layouts import Layout, container, row, separator, text
 from .render import piles_text
 
@@ -382,7 +382,21 @@ PREF_LABELS = {
 }
 
 
-def settings_layout(table: Table, choices: Mapping[str, bool], note: str | None = None) -> Layout:
+# The language choice that follows the member's Discord client.
+CLIENT_LANGUAGE = "auto"
+
+
+def language_menu(scope: str, chosen: object) -> Component:
+    """Which language the member reads the bot in: their client's, or one named."""
+    options = [option(_("Same as my Discord app"), CLIENT_LANGUAGE, default=chosen is None)]
+    # Each language by its own name, so that anyone finds theirs.
+    options += [option(name, code, default=chosen == code) for code, name in LANGUAGES.items()]
+    return select(actions.LANGUAGE.id(scope), _("Language"), options)
+
+
+def settings_layout(
+    table: Table, choices: Mapping[str, object], note: str | None = None
+) -> Layout:
     """A player's own settings, in place of their hand until they go back to it;
     each button switches one choice on or off (remembered wherever they play)."""
     scope = actions.table_scope(table.channel_id, table.game_id)
@@ -405,6 +419,7 @@ def settings_layout(table: Table, choices: Mapping[str, bool], note: str | None 
                 "They apply wherever you play.")
         ),
         *(row([toggle]) for toggle in toggles),
+        row([language_menu(scope, choices.get("language"))]),
     ]
     if note:
         parts.append(text(f"> {note}"))
