@@ -18,6 +18,7 @@ plural rules (CLDR's, through Babel: Polish has three forms).
 from __future__ import annotations
 
 import contextlib
+import functools
 import gettext
 import io
 from collections.abc import Iterable, Iterator
@@ -29,7 +30,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
-from engine import Card
+from engine import Card, full_deck
 from engine.cards import RANK_NAMES
 from tables import Table
 
@@ -67,15 +68,18 @@ class Language:
         self.code = code
         self.locale = Locale.parse(code)
         self.translations = translations
-        # Cards are written in every message: each is worked out once.
-        self._cards: dict[Card, str] = {}
+        # Cards are written in every message: all 52 are worked out once, by code
+        # (a string keeps its hash; a Card works its out at every lookup).
+        self.cards = {
+            str(card): self._rank(card.rank) + SUIT_SYMBOLS[card.suit.value]
+            for card in full_deck()
+        }
+
+    def _rank(self, rank: int) -> str:
+        return self.translations.pgettext("card rank", RANK_NAMES[rank])
 
     def card(self, card: Card) -> str:
-        shown = self._cards.get(card)
-        if shown is None:
-            rank = self.translations.pgettext("card rank", RANK_NAMES[card.rank])
-            shown = self._cards[card] = rank + SUIT_SYMBOLS[card.suit.value]
-        return shown
+        return self.cards[card.code]
 
 
 def _load(code: str) -> Language:
@@ -144,8 +148,18 @@ def n_(singular: str, plural: str, count: int, /, **params: object) -> str:
     """The form for ``count`` in the current language; ``{n}`` is the count,
     written as the language writes numbers."""
     found = _current.get()
+    if not params:
+        return _counted(found.code, singular, plural, count)
     text = found.translations.ngettext(singular, plural, count)
     return text.format(n=number(count), **params)
+
+
+@functools.lru_cache(maxsize=8192)
+def _counted(code: str, singular: str, plural: str, count: int) -> str:
+    # "7 cards" and "12 points" are in every table and hand message: each
+    # distinct one is worked out once.
+    with speaking(code) as found:
+        return found.translations.ngettext(singular, plural, count).format(n=number(count))
 
 
 def N_(message: str) -> str:
@@ -157,15 +171,26 @@ def N_(message: str) -> str:
 def number(value: float, digits: int = 0) -> str:
     """A number as the current language writes it (``1,234`` / ``1.234``)."""
     if digits == 0 and float(value).is_integer():
-        return format_decimal(int(value), locale=_current.get().locale)
-    pattern = "#,##0." + "0" * digits
-    return format_decimal(value, format=pattern, locale=_current.get().locale)
+        whole = int(value)
+        if -1000 < whole < 1000:
+            # Every language here writes these as plain digits; and counts are in
+            # every message, where Babel's formatting cost a few microseconds each.
+            return str(whole)
+        return _formatted(_current.get().code, whole, 0)
+    return _formatted(_current.get().code, float(value), digits)
+
+
+@functools.lru_cache(maxsize=4096)
+def _formatted(code: str, value: float, digits: int) -> str:
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return format_decimal(value, format=pattern, locale=language(code).locale)
 
 
 def card_text(card: Card) -> str:
     """A card in text, its rank as the current language writes it (``B♠`` in German)."""
-    return _current.get().card(card)
+    return _current.get().cards[card.code]
 
 
 def cards_text(cards: Iterable[Card]) -> str:
-    return " ".join(card_text(card) for card in cards)
+    shown = _current.get().cards
+    return " ".join([shown[card.code] for card in cards])

@@ -46,7 +46,7 @@ def fitted(draw: Callable[[CardFaces], Layout], faces: CardFaces) -> Layout:
     """The layout with card faces, or with text cards if the faces' longer
     markup would pass Discord's 4,000 characters (a crowded end of a hand)."""
     layout = draw(faces)
-    if text_length(layout) > MAX_TEXT and faces is not TEXT_CARDS:
+    if faces is not TEXT_CARDS and text_length(layout) > MAX_TEXT:
         layout = draw(TEXT_CARDS)
     return layout
 
