@@ -128,7 +128,8 @@ def hand_line(index: int, summary: MatchSummary, names: Mapping[str, str]) -> st
     scores = ", ".join(
         f"{names.get(key, key)} {number(points)}" for key, points in hand.scores.items() if points
     )
-    return f"**{number(index)}.** {how} · {scores or _('no points')}"
+    nobody = _("no points")
+    return f"**{number(index)}.** {how} · {scores or nobody}"
 
 
 def summary_embed(summary: MatchSummary, chart_name: str | None) -> discord.Embed:

@@ -149,17 +149,20 @@ def n_(singular: str, plural: str, count: int, /, **params: object) -> str:
     written as the language writes numbers."""
     found = _current.get()
     if not params:
-        return _counted(found.code, singular, plural, count)
+        return _counted(found, singular, plural, count)
     text = found.translations.ngettext(singular, plural, count)
     return text.format(n=number(count), **params)
 
 
 @functools.lru_cache(maxsize=8192)
-def _counted(code: str, singular: str, plural: str, count: int) -> str:
+def _counted(found: Language, singular: str, plural: str, count: int) -> str:
     # "7 cards" and "12 points" are in every table and hand message: each
-    # distinct one is worked out once.
-    with speaking(code) as found:
+    # distinct one is worked out once per loaded language.
+    token = _current.set(found)
+    try:
         return found.translations.ngettext(singular, plural, count).format(n=number(count))
+    finally:
+        _current.reset(token)
 
 
 def N_(message: str) -> str:

@@ -16,6 +16,19 @@ from typing import Any
 from bot import RummyBot
 from engine import Card, Hand, Match, fits_meld, hand_points, parse_cards
 from engine.melds import meld_options
+from presentation.actions import (
+    DISCARD,
+    DRAW,
+    FULL_LOG,
+    HINT,
+    LAY_OFF,
+    MELD,
+    RECLAIM,
+    REFRESH,
+    SETTINGS,
+    SHOW_HAND,
+    TAKE,
+)
 from tables import Table
 from tables.records import live_table
 from tests.fakediscord import Actor, FakeDiscord
@@ -40,7 +53,8 @@ class BotErrors(logging.Handler):
 def is_table(message: Message) -> bool:
     shown = message.text_displays()
     if shown:
-        return "Rummy" in shown[0].split("\n", 1)[0]
+        # Every table heading starts with the card emoji, in every language.
+        return "🃏" in shown[0].split("\n", 1)[0]
     # A table the previous version of the bot drew as an embed.
     return any(str(embed.get("title", "")).startswith("Rummy") for embed in message.embeds)
 
@@ -55,6 +69,20 @@ def table_message(emu: FakeDiscord, channel: Channel) -> Message:
 
 
 PICKED_STYLE = 1  # a picked card's button is blurple (primary)
+# The hand view's buttons by the English words the tests press them by, as the
+# action in their custom ids: a player reading another language finds the same.
+ACTION_OF_LABEL = {
+    "Draw from stock": DRAW.name,
+    "Take": TAKE.name,
+    "Meld": MELD.name,
+    "Lay off": LAY_OFF.name,
+    "Discard": DISCARD.name,
+    "Refresh": REFRESH.name,
+    "⚙": SETTINGS.name,
+    "💡 Hint": HINT.name,
+    "Log": FULL_LOG.name,
+    "Take my seat back": RECLAIM.name,
+}
 
 
 def card_of_pick(button: dict[str, Any]) -> str:
@@ -85,7 +113,9 @@ class TablePlayer:
 
     async def open_hand(self) -> Reply:
         await self._look()
-        reply = await self.actor.click(table_message(self.emu, self.channel), label="Show hand")
+        table = table_message(self.emu, self.channel)
+        show = next(b for b in table.buttons() if f":{SHOW_HAND.name}:" in b["custom_id"])
+        reply = await self.actor.click(table, custom_id=show["custom_id"])
         self.last = reply
         if reply.ephemeral and reply.message is not None and reply.message.components:
             self.view = reply.message
@@ -128,11 +158,15 @@ class TablePlayer:
         return self._hand_view().text()
 
     def _button(self, label: str) -> dict[str, Any]:
-        """A button of the hand view by its label, or the start of it ("Discard 7♥")."""
+        """A button of the hand view by its English label, or the start of it
+        ("Discard 7♥"); in another language, by the action the label names."""
         buttons = self._hand_view().buttons()
         found = [b for b in buttons if b["label"] == label] or [
             b for b in buttons if (b["label"] or "").startswith(label)
         ]
+        action = ACTION_OF_LABEL.get(label)
+        if not found and action is not None:
+            found = [b for b in buttons if f":{action}:" in (b["custom_id"] or "")]
         assert found, f"no button {label!r} on the hand view: {[b['label'] for b in buttons]}"
         return found[0]
 

@@ -39,7 +39,7 @@ async def test_an_engine_refusal_is_worded_for_the_member(
     refused = await p1.press("Meld", force=True)
     assert in_place(refused, p1)
     # The engine's refusal, its cards with German ranks: the jack is B (Bube).
-    assert "7♠ 8♠ B♣ is not a run: a run is one suit" in refused.text()
+    assert "7♠ 8♠ B♣ ist keine Folge: Eine Folge hat nur eine Farbe" in refused.text()
     assert "J♣" not in refused.text().split("⚠️")[1].splitlines()[0]
     # The public table, the server's, still writes the jack J.
     await bot.game.tasks.wait_idle()

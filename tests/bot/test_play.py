@@ -14,9 +14,15 @@ async def start_game(
     for player in seated:
         player.settle = bot.game.tasks.wait_idle
     lobby = await seated[0].actor.slash(server.channel, "rummy start", **options)
+    assert lobby.message is not None
+    # By action, not label: the lobby may be in any language.
+    join, start = (
+        next(b["custom_id"] for b in lobby.message.buttons() if f":{action}:" in b["custom_id"])
+        for action in ("join", "start")
+    )
     for player in seated[1:]:
-        await player.actor.click(lobby.message, label="Join")
-    await seated[0].actor.click(lobby.message, label="Start")
+        await player.actor.click(lobby.message, custom_id=join)
+    await seated[0].actor.click(lobby.message, custom_id=start)
     await bot.game.tasks.wait_idle()
 
 
