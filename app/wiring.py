@@ -77,7 +77,8 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
     handlers = Handlers()
     lobby = Lobby(config, work, moves, notifier, faces)
     play = Play(work, moves, tasks, refresher, notifier, hand_messages, faces, prefs)
-    stats = Stats(db)
+    server_rules = ServerRules(db, tables)
+    stats = Stats(db, server_rules.public_language)
     history = History(db, tables, faces)
     for flow in (lobby, play, stats, history):
         flow.bind(handlers)
@@ -99,7 +100,7 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
         play=play,
         ending=Ending(work, refresher),
         stats=stats,
-        server_rules=ServerRules(db, tables),
+        server_rules=server_rules,
         router=ComponentRouter(tables, handlers),
         channels=channels,
         history=history,

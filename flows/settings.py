@@ -73,6 +73,10 @@ class ServerRules:
         chosen = self._languages.get(guild_id or 0)
         return chosen or language_for(guild_locale)
 
+    def public_language(self, interaction: Interaction) -> str:
+        """The language of what the bot posts for everyone in this server."""
+        return self.language_of(interaction.guild_id, interaction.guild_locale)
+
     async def set(self, guild_id: int, rules: HouseRules, language: str | None = None) -> None:
         """Save a server's new defaults; raises StorageError with nothing changed."""
         language = language or self._languages.get(guild_id)

@@ -3,13 +3,15 @@ or a season's skill rating."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import discord
 
 from db import Database, LeaderboardOrder
 from presentation import actions
 from presentation.actions import ComponentId
 from presentation.components import leaderboard_controls
-from presentation.i18n import _
+from presentation.i18n import _, speaking, use
 from presentation.ratings import add_rating_fields, rating_embed
 from presentation.scores import leaderboard_embed, stats_embed
 from transport import callbacks
@@ -43,8 +45,10 @@ def _season_number(order: str) -> int | None:
 class Stats:
     """`/rummy leaderboard`, its page buttons, and `/rummy stats`."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, public_language: Callable[[Interaction], str]) -> None:
         self.db = db
+        # Leaderboards and stats are posted for the channel: in the server's language.
+        self.public_language = public_language
 
     def bind(self, handlers: Handlers) -> None:
         handlers.server_wide[actions.LEADERBOARD_PAGE] = self.leaderboard_page
@@ -82,18 +86,18 @@ class Stats:
             await self._send_rating(interaction, RATING, None)
             return
         page = await self.db.leaderboard(guild_id, _order(order), 1)
-        await interaction.response.send_message(
-            embed=leaderboard_embed(page, order, _guild_name(interaction)),
-            view=leaderboard_controls(guild_id, order, page.page, page.pages),
-        )
+        with speaking(self.public_language(interaction)):
+            embed = leaderboard_embed(page, order, _guild_name(interaction))
+            controls = leaderboard_controls(guild_id, order, page.page, page.pages)
+        await interaction.response.send_message(embed=embed, view=controls)
 
     async def _send_rating(self, interaction: Interaction, order: str, season: int | None) -> None:
         assert interaction.guild_id is not None
         page = await self.db.rating_board(interaction.guild_id, season, 1)
-        await interaction.response.send_message(
-            embed=rating_embed(page, _guild_name(interaction)),
-            view=leaderboard_controls(interaction.guild_id, order, page.page, page.pages),
-        )
+        with speaking(self.public_language(interaction)):
+            embed = rating_embed(page, _guild_name(interaction))
+            controls = leaderboard_controls(interaction.guild_id, order, page.page, page.pages)
+        await interaction.response.send_message(embed=embed, view=controls)
 
     async def leaderboard_page(self, interaction: Interaction, parsed: ComponentId) -> None:
         order, _dot, number = (parsed.arg or "wins.1").partition(".")
@@ -106,6 +110,7 @@ class Stats:
         except ValueError:
             wanted = 1
         season = _season_number(order)
+        use(self.public_language(interaction))  # the page of a public message
         if order == RATING or season is not None:
             rated = await self.db.rating_board(guild_id, season, max(1, wanted))
             await callbacks.update_message(
@@ -130,6 +135,8 @@ class Stats:
             # Nothing to show, and nothing worth a public message.
             await interaction.response.send_message(embed=stats_embed(None, name), ephemeral=True)
             return
-        embed = stats_embed(stats, name)
-        add_rating_fields(embed, await self.db.rating_profile(interaction.guild_id, target.id))
+        profile = await self.db.rating_profile(interaction.guild_id, target.id)
+        with speaking(self.public_language(interaction)):
+            embed = stats_embed(stats, name)
+            add_rating_fields(embed, profile)
         await interaction.response.send_message(embed=embed)

@@ -56,7 +56,9 @@ def is_table(message: Message) -> bool:
         # Every table heading starts with the card emoji, in every language.
         return "🃏" in shown[0].split("\n", 1)[0]
     # A table the previous version of the bot drew as an embed.
-    return any(str(embed.get("title", "")).startswith("Rummy") for embed in message.embeds)
+    return any(
+        str(embed.get("title", "")).startswith(("Rummy —", "Rummy:")) for embed in message.embeds
+    )
 
 
 def table_message(emu: FakeDiscord, channel: Channel) -> Message:

@@ -89,6 +89,11 @@ async def test_a_german_server_with_french_and_polish_members(
     for player in (mover, waiter):
         fragments = by_language[language_of[player.actor.id]]
         assert english_left(player.view_text(), fragments) == [], player.actor.name
+    # The leaderboard is posted for the channel: German, whoever asks for it.
+    board = await server.ann.slash(server.channel, "rummy leaderboard", order="points")
+    german_title = read("de").get("Rummy leaderboard — {server}")
+    assert german_title is not None and not board.ephemeral
+    assert german_title.string.format(server=server.guild.name) in board.text()
     # The DM of the deal reached each in their own language.
     for actor in (server.ann, server.bob):
         dms = [m.text() for m in actor.dms()]
