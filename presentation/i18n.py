@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
 from pathlib import Path
 
+import discord
 from babel import Locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -46,16 +47,23 @@ LANGUAGES: dict[str, str] = {
     "pt_BR": "Português do Brasil",
     "pl": "Polski",
 }
+
+
+def _speaker_of(locale: str) -> str | None:
+    """The language of ours a Discord locale names: the exact one (pt-BR), else
+    the same language anywhere (es-419 and es-ES: es; en-GB: en)."""
+    code = locale.replace("-", "_")
+    if code in LANGUAGES:
+        return code
+    base = code.split("_")[0]
+    return base if base in LANGUAGES else None
+
+
 # Discord's locale codes (``interaction.locale``) that name one of them.
 _DISCORD_LOCALES = {
-    "en-US": "en",
-    "en-GB": "en",
-    "de": "de",
-    "fr": "fr",
-    "es-ES": "es",
-    "es-419": "es",
-    "pt-BR": "pt_BR",
-    "pl": "pl",
+    locale.value: spoken
+    for locale in discord.Locale
+    if (spoken := _speaker_of(locale.value)) is not None
 }
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
