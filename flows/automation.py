@@ -15,7 +15,7 @@ import time
 from engine import Action, HandView, RummyError
 from engine.ai import choose_action, timeout_action
 from presentation.hand_messages import HandMessages
-from presentation.i18n import _, n_, speaking
+from presentation.i18n import N_, NP_, _, speaking
 from presentation.notify import Notifier
 from presentation.refresh import TableRefresher
 from presentation.table_message import cancelled_layout
@@ -206,23 +206,25 @@ class Automation:
                     seat.missed_turns += 1
                     await self._play_turn(table, seat.key, "timeout")
                     taken = seat.missed_turns >= MISSED_TURNS_BEFORE_AUTOPILOT
-                    with speaking(table.language):  # the public log
-                        table.note(
-                            _("{name} ran out of time: the bot played that turn", name=seat.name),
-                            seat.key,
+                    table.note(
+                        N_("{name} ran out of time: the bot played that turn"),
+                        seat.key,
+                        name=seat.name,
+                    )
+                    if taken:
+                        missed, missed_plural = NP_(
+                            "{name} missed {n} turn in a row: a computer "
+                            "plays their seat until they take it back",
+                            "{name} missed {n} turns in a row: a computer "
+                            "plays their seat until they take it back",
                         )
-                        if taken:
-                            table.note(
-                                n_(
-                                    "{name} missed {n} turn in a row: a computer "
-                                    "plays their seat until they take it back",
-                                    "{name} missed {n} turns in a row: a computer "
-                                    "plays their seat until they take it back",
-                                    seat.missed_turns,
-                                    name=seat.name,
-                                ),
-                                seat.key,
-                            )
+                        table.note(
+                            missed,
+                            seat.key,
+                            plural=missed_plural,
+                            name=seat.name,
+                            n=seat.missed_turns,
+                        )
                     if taken:
                         seat.autopilot = True
                     await change.save()

@@ -408,8 +408,7 @@ class Lobby:
         table.stage = Stage.PLAYING
         table.invited.clear()
         dealer = table.name_of(table.match.hand.view_for(None).dealer)
-        with speaking(table.language):  # the public log
-            table.new_hand_log(_("Hand {number}: {dealer} dealt", number=1, dealer=dealer))
+        table.new_hand_log(N_("Hand {number}: {dealer} dealt"), number=1, dealer=dealer)
         table.last_human_action = when
         self.moves.start_clock(table)
 

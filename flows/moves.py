@@ -8,7 +8,6 @@ from collections.abc import Iterable
 
 from engine import Action, DrawStock, Event, TakeDiscard
 from presentation import render
-from presentation.i18n import speaking
 from tables import Stage, Table
 from tables.tapes import add_move, current_tape
 
@@ -48,13 +47,12 @@ class Moves:
             table.seat(player).missed_turns = 0
         table.selections.pop(player, None)
         names = table.names()
-        # The log is shown on the public table, so it is written in the table's
-        # language; the hand messages show the same lines (kept as text).
-        with speaking(table.language):
-            for event in events:
-                line = render.event_line(event, names)
-                if line:
-                    table.note(line, event.player)
+        # Kept as messages: the table shows them in its language, each hand
+        # message in its reader's.
+        for event in events:
+            line = render.event_line(event, names)
+            if line:
+                table.log_line(line, event.player)
         if match.hand.is_over:
             table.stage = Stage.FINISHED if match.is_over else Stage.HAND_OVER
             table.turn_deadline = None

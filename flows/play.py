@@ -230,10 +230,9 @@ class Play:
             match.next_hand()
             table.stage = Stage.PLAYING
             dealer = table.name_of(match.hand.view_for(None).dealer)
-            with speaking(table.language):  # the public log
-                table.new_hand_log(
-                    _("Hand {number}: {dealer} dealt", number=match.hand_number, dealer=dealer)
-                )
+            table.new_hand_log(
+                N_("Hand {number}: {dealer} dealt"), number=match.hand_number, dealer=dealer
+            )
             table.last_human_action = time.time()
             self.moves.start_clock(table)
             await change.save()
@@ -447,8 +446,7 @@ class Play:
             seat.autopilot = False
             seat.missed_turns = 0
             table.last_human_action = time.time()
-            with speaking(table.language):  # the public log
-                table.note(_("{name} took their seat back", name=seat.name), seat.key)
+            table.note(N_("{name} took their seat back"), seat.key, name=seat.name)
             if table.current_seat is seat:
                 self.moves.start_clock(table)
             await change.save()

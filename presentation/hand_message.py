@@ -35,7 +35,7 @@ from .card_emoji import CardFaces
 from .components import DANGER, PRIMARY, SECONDARY, SUCCESS, Component, option, select
 from .i18n import LANGUAGES, N_, _, card_text, n_, number
 from .layouts import Layout, container, row, separator, text
-from .render import piles_text
+from .render import log_text, piles_text
 
 # Accent colours of the message: your move; someone else's; the hand is over.
 YOUR_TURN = 0x3BA55C
@@ -220,7 +220,7 @@ class HandLayout:
         start = end
         while start and entries[start - 1][0] != self.key:
             start -= 1
-        lines = [line for by, line in entries[start:end]][-SINCE_LINES:]
+        lines = [log_text(line) for _by, line in entries[start:end]][-SINCE_LINES:]
         if not lines:
             return ""
         heading = _("**Since your last turn**") if start else _("**So far this hand**")

@@ -19,7 +19,7 @@ from . import actions
 from .card_emoji import CardFaces
 from .components import PRIMARY, SECONDARY, Controls, button, option, select
 from .i18n import N_, _, n_, number
-from .render import describe_meld, event_line
+from .render import describe_meld, event_line, log_text
 
 COLOUR = discord.Colour.dark_teal()
 PER_PAGE = 10
@@ -210,7 +210,7 @@ def _replay_embed(
     names: Mapping[str, str],
     faces: CardFaces,
 ) -> discord.Embed:
-    done = [line for line in (event_line(e, names) for e in events) if line]
+    done = [log_text(line) for line in (event_line(e, names) for e in events) if line]
     if step == 0:
         move = _("The deal: {who} plays first.", who=names.get(hand.turn or "", "?"))
     else:

@@ -179,6 +179,12 @@ def N_(message: str) -> str:
     return message
 
 
+def NP_(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a counted message (singular and plural) for the catalogues where it
+    is kept, to be shown later with ``n_``."""
+    return singular, plural
+
+
 def number(value: float, digits: int = 0) -> str:
     """A number as the current language writes it (``1,234`` / ``1.234``)."""
     if digits == 0 and float(value).is_integer():

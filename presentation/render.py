@@ -24,7 +24,7 @@ from engine import (
     TakeDiscard,
     sort_by_rank,
 )
-from tables import Seat, Table
+from tables import LogLine, Seat, Table
 from tables.table import HAND_LOG_LINES
 
 from .card_emoji import CardFaces
@@ -168,14 +168,39 @@ EVENT_LINES = {
 }
 
 
-def event_line(event: Event, names: Mapping[str, str]) -> str | None:
-    """One line of the table's action log, or None for events not worth a line."""
+def event_line(event: Event, names: Mapping[str, str]) -> LogLine | None:
+    """One line of the table's log for ``event``, or None for events not worth a
+    line: kept as a message, drawn in each reader's language by ``log_text``."""
     line = EVENT_LINES.get(event.kind)
     if line is None:
         return None
     who = names.get(event.player or "", event.player or "")
-    meld_no = "" if event.meld is None else number(event.meld + 1)
-    return _(line, who=who, cards=cards_text(event.cards), meld=meld_no)
+    meld = 0 if event.meld is None else event.meld + 1
+    cards = " ".join(card.code for card in event.cards)
+    return LogLine.of(line, who=who, cards=cards, meld=meld)
+
+
+# Parameters of a log line that hold card codes, written as the reader's cards.
+CARD_PARAMS = frozenset({"card", "cards"})
+
+
+def log_text(line: LogLine) -> str:
+    """A line of the table's log in the current language."""
+    if not line.params:
+        return _(line.message)
+    shown: dict[str, object] = {}
+    if line.plural:
+        counted = dict(line.params)
+        count = int(counted.pop("n", 0))
+        return n_(line.message, line.plural, count, **counted)
+    for name, value in line.params:
+        if name in CARD_PARAMS:
+            shown[name] = cards_text(Card.parse(code) for code in str(value).split())
+        elif isinstance(value, int):
+            shown[name] = number(value)
+        else:
+            shown[name] = value
+    return _(line.message, **shown)
 
 
 # --- advice and the full log ---------------------------------------------------------------
@@ -203,7 +228,7 @@ def advice(action: Action, view: HandView) -> str:
 
 def hand_log_text(table: Table, limit: int = 1900) -> str:
     """Every move of this hand so far (as many of the latest as fit a message)."""
-    lines = [line for _by, line in table.hand_log]
+    lines = [log_text(line) for _by, line in table.hand_log]
     shown: list[str] = []
     used = 0
     for line in reversed(lines):

@@ -21,7 +21,7 @@ from .colours import SEAT_COLOURS
 from .components import Component, Controls, lobby_controls, table_controls
 from .i18n import _, n_, number
 from .layouts import MAX_TEXT, Layout, container, row, separator, text, text_length
-from .render import TEXT_CARDS, describe_meld, piles_text, rules_summary, seat_label
+from .render import TEXT_CARDS, describe_meld, log_text, piles_text, rules_summary, seat_label
 
 LOBBY = 0x5865F2
 OVER = 0xF1C40F
@@ -95,7 +95,7 @@ def _playing(table: Table, faces: CardFaces) -> Layout:
               for index, seat in enumerate(table.seats)]
     parts += [separator(), text(_piles(view, faces)), text(_melds(view, names, faces))]
     if table.log:
-        parts.append(text("\n".join(f"-# {line}" for line in table.log)))
+        parts.append(text("\n".join(f"-# {log_text(line)}" for line in table.log)))
     colour = seat_colour(table, view.turn)
     accent = colour[1] if colour is not None else ENDED
     return _framed(parts, table_controls(table), accent)

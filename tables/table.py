@@ -98,6 +98,36 @@ class Stage(StrEnum):
     FINISHED = "finished"
 
 
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    """A line of the table's log, kept as its English message and what fills it
+    in, so that each reader sees it in their own language (drawn by
+    ``presentation.render.log_text``). ``card``/``cards`` hold card codes."""
+
+    message: str
+    params: tuple[tuple[str, str | int], ...] = ()
+    # A message that counts (its ``n`` parameter): the English plural too.
+    plural: str = ""
+
+    @classmethod
+    def of(cls, message: str, plural: str = "", **params: str | int) -> LogLine:
+        return cls(message, tuple(sorted(params.items())), plural)
+
+    def to_data(self) -> str | list[Any]:
+        if not self.params and not self.plural:
+            return self.message
+        return [self.message, dict(self.params), *([self.plural] if self.plural else [])]
+
+    @classmethod
+    def from_data(cls, data: Any) -> LogLine:
+        # A table saved before lines were messages holds finished English text.
+        if isinstance(data, str):
+            return cls(data)
+        message, params, *plural = data
+        fields = {str(k): v for k, v in dict(params).items()}
+        return cls.of(str(message), str(plural[0]) if plural else "", **fields)
+
+
 @dataclass
 class Seat:
     """A place at the table: a person (``user_id``) or a computer (``level``)."""
@@ -169,9 +199,9 @@ class Table:
     stage: Stage = Stage.LOBBY
     message_id: int | None = None
     match: Match | None = None
-    log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     # This hand's moves, each with the seat that made it (None: nobody's).
-    hand_log: deque[tuple[str | None, str]] = field(
+    hand_log: deque[tuple[str | None, LogLine]] = field(
         default_factory=lambda: deque(maxlen=HAND_LOG_LINES)
     )
     created_at: float = field(default_factory=time.time)
@@ -225,17 +255,25 @@ class Table:
         return view
 
     # --- the log -------------------------------------------------------------
-    def note(self, line: str, by: str | None = None) -> None:
-        """Log a move (``by`` the seat that made it) for the table and the hand messages."""
+    def note(
+        self, message: str, by: str | None = None, *, plural: str = "", **params: str | int
+    ) -> None:
+        """Log a move (``by`` the seat that made it) for the table and the hand
+        messages: ``message`` is English (with its ``plural`` if it counts ``n``),
+        marked for the catalogues where it is written, and each reader sees it in
+        their language."""
+        self.log_line(LogLine.of(message, plural, **params), by)
+
+    def log_line(self, line: LogLine, by: str | None = None) -> None:
         self.log.append(line)
         self.hand_log.append((by, line))
 
-    def new_hand_log(self, line: str) -> None:
+    def new_hand_log(self, message: str, **params: str | int) -> None:
         """Start the logs of a new hand with its first line."""
         self.log.clear()
         self.hand_log.clear()
         self.fresh_cards.clear()
-        self.note(line)
+        self.log_line(LogLine.of(message, "", **params))
 
     # --- seats -----------------------------------------------------------
     def seat_of_user(self, user_id: int) -> Seat | None:
@@ -284,8 +322,8 @@ class Table:
             "stage": self.stage.value,
             "message_id": self.message_id,
             "match": None if self.match is None else self.match.to_dict(),
-            "log": list(self.log),
-            "hand_log": [[by, line] for by, line in self.hand_log],
+            "log": [line.to_data() for line in self.log],
+            "hand_log": [[by, line.to_data()] for by, line in self.hand_log],
             "created_at": self.created_at,
             "last_human_action": self.last_human_action,
             "turn_deadline": self.turn_deadline,
@@ -317,10 +355,10 @@ class Table:
             stage=Stage(data["stage"]),
             message_id=None if data.get("message_id") is None else int(data["message_id"]),
             match=None if match_data is None else Match.from_dict(match_data),
-            log=deque((str(line) for line in data.get("log", [])), maxlen=LOG_LINES),
+            log=deque((LogLine.from_data(line) for line in data.get("log", [])), maxlen=LOG_LINES),
             hand_log=deque(
                 (
-                    (None if by is None else str(by), str(line))
+                    (None if by is None else str(by), LogLine.from_data(line))
                     for by, line in data.get("hand_log", [])
                 ),
                 maxlen=HAND_LOG_LINES,

@@ -6,8 +6,10 @@ import json
 from typing import Any
 
 from engine import (
+    Card,
     Discard,
     DrawStock,
+    Event,
     HouseRules,
     LayOff,
     MeldCards,
@@ -17,6 +19,7 @@ from engine import (
 from engine.scoring import HandOutcome
 from presentation.card_emoji import CardFaces
 from presentation.card_faces import all_images
+from presentation.i18n import speaking
 from presentation.layouts import (
     MAX_COMPONENTS,
     MAX_TEXT,
@@ -25,6 +28,7 @@ from presentation.layouts import (
     text,
     text_length,
 )
+from presentation.render import event_line, log_text
 from presentation.table_message import (
     SEAT_COLOURS,
     cancelled_layout,
@@ -211,3 +215,22 @@ def test_games_that_stop_say_so_without_controls() -> None:
     assert "ended this game" in shown(ended) and "Totals when it stopped" in shown(ended)
     assert labels(ended) == [] and labels(cancelled_layout("The host cancelled.")) == []
 
+
+
+def test_the_log_reads_in_each_readers_language() -> None:
+    table = playing_table()
+    line = event_line(Event("discard", "1", (Card.parse("QS"),)), table.names())
+    assert line is not None
+    table.log_line(line, "1")
+    with speaking("en"):
+        english = log_text(table.log[-1])
+    with speaking("de"):
+        german = log_text(table.log[-1])
+    assert english == "Ann discarded Q♠"
+    assert german != english and "D♠" in german and "Ann" in german
+    # A line saved before lines were messages comes back as the text it was.
+    saved = table.to_dict()
+    saved["log"] = ["Bob drew from the stock"]
+    again = Table.from_dict(saved)
+    with speaking("de"):
+        assert log_text(again.log[0]) == "Bob drew from the stock"

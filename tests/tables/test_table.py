@@ -14,7 +14,7 @@ def test_table_round_trips_through_json() -> None:
     turn = table.match.hand.turn if table.match else None
     assert turn is not None
     table.match.apply(turn, DrawStock())  # type: ignore[union-attr]
-    table.log.append("Ann drew from the stock")
+    table.note("{who} drew from the stock", "1", who="Ann")
     table.selections["1"] = ["AS"]
     table.dm_closed.add(2)
     saved = json.loads(json.dumps(table.to_dict()))
@@ -32,7 +32,7 @@ def test_restore_puts_back_an_earlier_state_in_place() -> None:
     table.match.apply(turn, DrawStock())  # type: ignore[union-attr, arg-type]
     table.stage = Stage.HAND_OVER
     table.seats[0].missed_turns = 2
-    table.log.append("a move")
+    table.note("a move")
     table.selections["1"] = ["AS"]
     table.dm_closed.add(1)
     table.restore(snapshot)

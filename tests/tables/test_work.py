@@ -98,7 +98,7 @@ async def test_a_refusal_before_the_save_undoes_the_change(
     with pytest.raises(RummyError):
         async with table.lock, work.change(table):
             draw(table)
-            table.log.append("half a move")
+            table.note("half a move")
             raise RummyError("refused after a first step")
     assert table.to_dict() == before == await saved_state(db, table)
     assert followed.calls == []
@@ -134,11 +134,11 @@ async def test_a_rolled_back_step_can_be_replaced_before_the_save(
 ) -> None:
     table = await opened(work)
     async with table.lock, work.change(table) as change:
-        table.log.append("a strategy's bad first try")
+        table.note("a strategy's bad first try")
         change.roll_back()
         draw(table)
         await change.save()
-    assert "a strategy's bad first try" not in table.log
+    assert "a strategy's bad first try" not in [line.message for line in table.log]
     assert await saved_state(db, table) == table.to_dict()
 
 
