@@ -174,10 +174,15 @@ def event_line(event: Event, names: Mapping[str, str]) -> LogLine | None:
     line = EVENT_LINES.get(event.kind)
     if line is None:
         return None
-    who = names.get(event.player or "", event.player or "")
-    meld = 0 if event.meld is None else event.meld + 1
-    cards = " ".join(card.code for card in event.cards)
-    return LogLine.of(line, who=who, cards=cards, meld=meld)
+    # Only what the message uses: every line is in every save of the table.
+    params: dict[str, str | int] = {}
+    if "{who}" in line:
+        params["who"] = names.get(event.player or "", event.player or "")
+    if "{cards}" in line:
+        params["cards"] = " ".join(card.code for card in event.cards)
+    if "{meld}" in line:
+        params["meld"] = 0 if event.meld is None else event.meld + 1
+    return LogLine(line, tuple(sorted(params.items())))
 
 
 # Parameters of a log line that hold card codes, written as the reader's cards.
