@@ -7,6 +7,7 @@ strings, so the look of the game is tested without a connection.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 from engine import (
@@ -28,7 +29,7 @@ from tables import LogLine, Seat, Table
 from tables.table import HAND_LOG_LINES
 
 from .card_emoji import CardFaces
-from .i18n import N_, _, card_text, cards_text, n_, number
+from .i18n import N_, Language, _, card_text, cards_text, current, n_, number, speaking
 
 TEXT_CARDS = CardFaces()
 
@@ -191,21 +192,29 @@ CARD_PARAMS = frozenset({"card", "cards"})
 
 def log_text(line: LogLine) -> str:
     """A line of the table's log in the current language."""
-    if not line.params:
-        return _(line.message)
-    shown: dict[str, object] = {}
-    if line.plural:
-        counted = dict(line.params)
-        count = int(counted.pop("n", 0))
-        return n_(line.message, line.plural, count, **counted)
-    for name, value in line.params:
-        if name in CARD_PARAMS:
-            shown[name] = cards_text(Card.parse(code) for code in str(value).split())
-        elif isinstance(value, int):
-            shown[name] = number(value)
-        else:
-            shown[name] = value
-    return _(line.message, **shown)
+    return _log_text(current(), line)
+
+
+@functools.lru_cache(maxsize=16384)
+def _log_text(language: Language, line: LogLine) -> str:
+    # The same lines are drawn again at each edit of the table and of every hand
+    # message: each is worked out once per language.
+    with speaking(language.code):
+        if line.plural:
+            counted = dict(line.params)
+            count = int(counted.pop("n", 0))
+            return n_(line.message, line.plural, count, **counted)
+        if not line.params:
+            return _(line.message)
+        shown: dict[str, object] = {}
+        for name, value in line.params:
+            if name in CARD_PARAMS:
+                shown[name] = cards_text(Card.parse(code) for code in str(value).split())
+            elif isinstance(value, int):
+                shown[name] = number(value)
+            else:
+                shown[name] = value
+        return _(line.message, **shown)
 
 
 # --- advice and the full log ---------------------------------------------------------------

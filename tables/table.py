@@ -113,10 +113,13 @@ class LogLine:
     def of(cls, message: str, plural: str = "", **params: str | int) -> LogLine:
         return cls(message, tuple(sorted(params.items())), plural)
 
-    def to_data(self) -> str | list[Any]:
+    def to_data(self) -> str | tuple[Any, ...]:
+        # Every line is in every save of the table: the pairs go out as they are.
         if not self.params and not self.plural:
             return self.message
-        return [self.message, dict(self.params), *([self.plural] if self.plural else [])]
+        if self.plural:
+            return (self.message, self.params, self.plural)
+        return (self.message, self.params)
 
     @classmethod
     def from_data(cls, data: Any) -> LogLine:
@@ -124,7 +127,7 @@ class LogLine:
         if isinstance(data, str):
             return cls(data)
         message, params, *plural = data
-        fields = {str(k): v for k, v in dict(params).items()}
+        fields = {str(k): v for k, v in (params.items() if isinstance(params, dict) else params)}
         return cls.of(str(message), str(plural[0]) if plural else "", **fields)
 
 
