@@ -59,25 +59,20 @@ class PlayerPrefs:
             raise KeyError(name)
         before = self.of(user_id)
         flipped: dict[str, Any] = {name: not getattr(before, name)}
-        after = replace(before, **flipped)
-        try:
-            await self.db.set_player_prefs(user_id, asdict(after))
-        except StorageError:
-            log.exception("could not save the choices of user %s", user_id)
-            raise NotSaved() from None
-        self._prefs[user_id] = after
-        return after
+        return await self._save(user_id, replace(before, **flipped))
 
     async def choose_language(self, user_id: int, code: str | None) -> Prefs:
         """Read the bot in ``code`` (None: as the Discord client); ``NotSaved``
         with nothing changed."""
         if code is not None and code not in LANGUAGES:
             raise KeyError(code)
-        after = replace(self.of(user_id), language=code)
+        return await self._save(user_id, replace(self.of(user_id), language=code))
+
+    async def _save(self, user_id: int, after: Prefs) -> Prefs:
         try:
             await self.db.set_player_prefs(user_id, asdict(after))
         except StorageError:
-            log.exception("could not save the language of user %s", user_id)
+            log.exception("could not save the choices of user %s", user_id)
             raise NotSaved() from None
         self._prefs[user_id] = after
         return after
