@@ -32,7 +32,6 @@ draw from the stock and a discard of the highest unmatched card, never a meld.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from enum import StrEnum
 
 from engine.actions import Action, Discard, DrawStock, LayOff, MeldCards, TakeDiscard
@@ -42,15 +41,13 @@ from engine.expert import PublicRecord, expert_action
 from engine.handscore import ALL_CARDS as _ALL_CARDS
 from engine.handscore import KIND_LAY_OFF as _KIND_LAY_OFF
 from engine.handscore import KIND_MELD as _KIND_MELD
-from engine.handscore import KIND_NEAR as _KIND_NEAR
 from engine.handscore import SUIT_INDEX as _SUIT_INDEX
 from engine.handscore import Evaluator as _Evaluator
-from engine.handscore import Group as _Group
-from engine.handscore import HardWeights
+from engine.handscore import HardWeights, action_for, going_out
 from engine.handscore import cid as _cid
 from engine.limits import MAX_RESHUFFLES, MAX_TURN_OVERS
 from engine.melds import lay_off_options, meld_options
-from engine.rules import AceRule, EmptyStock, GoOut, HouseRules, MeldsPerTurn
+from engine.rules import AceRule, EmptyStock, HouseRules, MeldsPerTurn
 from engine.state import Phase
 from engine.view import HandView
 
@@ -279,24 +276,6 @@ def _danger(card: Card, view: HandView, live: int, weights: HardWeights) -> floa
     return weights.danger * pairs * p * p
 
 
-def _action_for(group: _Group, legal: Sequence[Action]) -> Action | None:
-    """The legal move that puts the group's playable cards down, if there is one."""
-    wanted = frozenset(group.played)
-    if not wanted:
-        return None
-    for action in legal:
-        if group.kind == _KIND_LAY_OFF:
-            if (
-                isinstance(action, LayOff)
-                and action.meld == group.meld
-                and frozenset(action.cards) == wanted
-            ):
-                return action
-        elif isinstance(action, MeldCards) and frozenset(action.cards) == wanted:
-            return action
-    return None
-
-
 MAX_HARD_HAND = 14
 """Above this many cards (only in laid-out puzzle positions) the hard player's exact
 search could get slow, so it plays like the easy one."""
@@ -354,23 +333,6 @@ def _hard_play(view: HandView, weights: HardWeights) -> Action:
         hand, [m.meld for m in view.melds], rules, live, weights, _points_weight(view, weights)
     )
     full = (1 << len(hand)) - 1
-    melds_left = (
-        1 - view.melded_this_turn if rules.melds_per_turn is MeldsPerTurn.ONE else len(hand)
-    )
-
-    def goes_out(mask: int) -> list[_Group] | None:
-        groups = evaluator.split(mask)
-        covered = 0
-        new_melds = 0
-        for group in groups:
-            if group.kind == _KIND_NEAR:
-                return None
-            covered |= group.mask
-            new_melds += group.kind == _KIND_MELD
-        if covered != mask or new_melds > melds_left:
-            return None
-        return groups
-
     discards = [a.card for a in legal if isinstance(a, Discard)]
     scored = sorted(
         (
@@ -383,28 +345,9 @@ def _hard_play(view: HandView, weights: HardWeights) -> Action:
         ),
         reverse=True,
     )
-    # Going out wins the hand: look for a way first.
-    plan: list[_Group] | None = None
-    throw: Card | None = None
-    if rules.go_out is GoOut.ANY:
-        plan = goes_out(full)
-    if plan is None:
-        for _, _, card in scored:
-            plan = goes_out(full & ~evaluator.bit(card))
-            if plan is not None:
-                throw = card
-                break
-    if plan is not None:
-        # The group holding the card taken from the pile goes first, so no step ever
-        # leaves that card alone in the hand.
-        taken = view.may_not_discard
-        plan.sort(key=lambda g: (taken not in g.cards, -len(g.cards)))
-        for group in plan:
-            action = _action_for(group, legal)
-            if action is not None:
-                return action
-        if throw is not None:
-            return Discard(throw)
+    going = going_out(evaluator, view, scored)
+    if going is not None:
+        return going
     if not scored:
         return legal[0]
     throw = scored[0][2]
@@ -413,7 +356,7 @@ def _hard_play(view: HandView, weights: HardWeights) -> Action:
         # New melds first, longest first, then lay-offs.
         groups.sort(key=lambda g: (g.kind == _KIND_LAY_OFF, -len(g.played)))
         for group in groups:
-            action = _action_for(group, legal)
+            action = action_for(group, legal)
             if action is not None:
                 return action
     return Discard(throw)

@@ -13,9 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.actions import Action, Discard, LayOff, MeldCards
 from engine.cards import SUIT_ORDER, Card, full_deck
 from engine.melds import Meld, MeldKind, lay_off_options, meld_options
-from engine.rules import AceRule, HouseRules
+from engine.rules import AceRule, GoOut, HouseRules, MeldsPerTurn
+from engine.view import HandView
 
 __all__ = [
     "ALL_CARDS",
@@ -296,3 +298,73 @@ class Evaluator:
     def bit(self, card: Card) -> int:
         """The card's bit in this evaluator's masks."""
         return 1 << self.cards.index(card)
+
+
+def action_for(group: Group, legal: Sequence[Action]) -> Action | None:
+    """The legal move that puts the group's playable cards down, if there is one."""
+    wanted = frozenset(group.played)
+    if not wanted:
+        return None
+    for action in legal:
+        if group.kind == KIND_LAY_OFF:
+            if (
+                isinstance(action, LayOff)
+                and action.meld == group.meld
+                and frozenset(action.cards) == wanted
+            ):
+                return action
+        elif isinstance(action, MeldCards) and frozenset(action.cards) == wanted:
+            return action
+    return None
+
+
+def going_out(
+    evaluator: Evaluator,
+    view: HandView,
+    scored: Sequence[tuple[float, object, Card]],
+) -> Action | None:
+    """The next step of going out this turn, if the hand can go out: going out
+    wins the hand, so both strong players look for it first. ``scored``: the
+    possible discards, best first, each card last in its tuple."""
+    legal = view.legal
+    rules = view.rules
+    hand = view.hand
+    full = (1 << len(hand)) - 1
+    melds_left = (
+        1 - view.melded_this_turn if rules.melds_per_turn is MeldsPerTurn.ONE else len(hand)
+    )
+
+    def goes_out(mask: int) -> list[Group] | None:
+        groups = evaluator.split(mask)
+        covered = 0
+        new_melds = 0
+        for group in groups:
+            if group.kind == KIND_NEAR:
+                return None
+            covered |= group.mask
+            new_melds += group.kind == KIND_MELD
+        if covered != mask or new_melds > melds_left:
+            return None
+        return groups
+
+    plan: list[Group] | None = None
+    throw: Card | None = None
+    if rules.go_out is GoOut.ANY:
+        plan = goes_out(full)
+    if plan is None:
+        for *_, card in scored:
+            plan = goes_out(full & ~evaluator.bit(card))
+            if plan is not None:
+                throw = card
+                break
+    if plan is None:
+        return None
+    # The group holding the card taken from the pile goes first, so no step ever
+    # leaves that card alone in the hand.
+    taken = view.may_not_discard
+    plan.sort(key=lambda g: (taken not in g.cards, -len(g.cards)))
+    for group in plan:
+        action = action_for(group, legal)
+        if action is not None:
+            return action
+    return None if throw is None else Discard(throw)

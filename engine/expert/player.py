@@ -23,12 +23,19 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from engine.actions import Action, Discard, DrawStock, LayOff, MeldCards, TakeDiscard
+from engine.actions import Action, Discard, DrawStock, TakeDiscard
 from engine.cards import SUIT_ORDER, Card
-from engine.handscore import KIND_LAY_OFF, KIND_MELD, KIND_NEAR, Evaluator, Group, HardWeights
+from engine.handscore import (
+    KIND_LAY_OFF,
+    KIND_MELD,
+    Evaluator,
+    HardWeights,
+    action_for,
+    going_out,
+)
 from engine.limits import MAX_RESHUFFLES, MAX_TURN_OVERS
 from engine.melds import lay_off_options
-from engine.rules import AceRule, EmptyStock, GoOut, MeldsPerTurn, RummyBonus
+from engine.rules import AceRule, EmptyStock, MeldsPerTurn, RummyBonus
 from engine.state import Phase
 from engine.view import HandView
 
@@ -258,24 +265,6 @@ def _likely_lowest(view: HandView, belief: Belief) -> bool:
 
 
 # --- play ------------------------------------------------------------------------------
-def _action_for(group: Group, legal: Sequence[Action]) -> Action | None:
-    """The legal move that puts the group's playable cards down, if there is one."""
-    wanted = frozenset(group.played)
-    if not wanted:
-        return None
-    for action in legal:
-        if group.kind == KIND_LAY_OFF:
-            if (
-                isinstance(action, LayOff)
-                and action.meld == group.meld
-                and frozenset(action.cards) == wanted
-            ):
-                return action
-        elif isinstance(action, MeldCards) and frozenset(action.cards) == wanted:
-            return action
-    return None
-
-
 def _play(
     view: HandView,
     belief: Belief,
@@ -284,26 +273,9 @@ def _play(
     weights: ExpertWeights,
 ) -> Action:
     legal = view.legal
-    rules = view.rules
     hand = view.hand
     evaluator = _evaluator(hand, view, belief, weights)
     full = (1 << len(hand)) - 1
-    melds_left = (
-        1 - view.melded_this_turn if rules.melds_per_turn is MeldsPerTurn.ONE else len(hand)
-    )
-
-    def goes_out(mask: int) -> list[Group] | None:
-        groups = evaluator.split(mask)
-        covered = 0
-        new_melds = 0
-        for group in groups:
-            if group.kind == KIND_NEAR:
-                return None
-            covered |= group.mask
-            new_melds += group.kind == KIND_MELD
-        if covered != mask or new_melds > melds_left:
-            return None
-        return groups
 
     danger = Danger(view, belief, weights)
     discards = [a.card for a in legal if isinstance(a, Discard)]
@@ -318,27 +290,9 @@ def _play(
         ),
         reverse=True,
     )
-    plan: list[Group] | None = None
-    throw: Card | None = None
-    if rules.go_out is GoOut.ANY:
-        plan = goes_out(full)
-    if plan is None:
-        for _, _, card in scored:
-            plan = goes_out(full & ~evaluator.bit(card))
-            if plan is not None:
-                throw = card
-                break
-    if plan is not None:
-        # The group holding the card taken from the pile goes first, so no step ever
-        # leaves that card alone in the hand.
-        taken = view.may_not_discard
-        plan.sort(key=lambda g: (taken not in g.cards, -len(g.cards)))
-        for group in plan:
-            action = _action_for(group, legal)
-            if action is not None:
-                return action
-        if throw is not None:
-            return Discard(throw)
+    going = going_out(evaluator, view, scored)
+    if going is not None:
+        return going
     if not scored:
         return legal[0]
     throw = _choose_discard(view, belief, scored, rng, weights)
@@ -346,7 +300,7 @@ def _play(
         groups = [g for g in evaluator.split(full & ~evaluator.bit(throw)) if g.played]
         groups.sort(key=lambda g: (g.kind == KIND_LAY_OFF, -len(g.played)))
         for group in groups:
-            action = _action_for(group, legal)
+            action = action_for(group, legal)
             if action is not None:
                 return action
     return Discard(throw)
