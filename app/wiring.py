@@ -104,6 +104,6 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
         router=ComponentRouter(tables, handlers),
         channels=channels,
         history=history,
-        seasons=Seasons(db),
+        seasons=Seasons(db, server_rules.public_language),
         results=results,
     )

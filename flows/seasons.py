@@ -4,9 +4,10 @@ standings are kept as they are, and everyone starts the next one afresh."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from db import Database, SeasonRefused
-from presentation.i18n import _
+from presentation.i18n import _, speaking
 from transport.private import Interaction
 
 from .router import refuse
@@ -15,8 +16,10 @@ from .router import refuse
 class Seasons:
     """Ends seasons on request (members with Manage Server)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, public_language: Callable[[Interaction], str]) -> None:
         self.db = db
+        # The season's end is announced to the channel: in the server's language.
+        self.public_language = public_language
 
     async def end(self, interaction: Interaction, name: str | None) -> None:
         assert interaction.guild_id is not None
@@ -28,12 +31,12 @@ class Seasons:
         except SeasonRefused as refusal:
             await refuse(interaction, _(refusal.template, **refusal.params))
             return
-        await interaction.response.send_message(
-            _(
+        with speaking(self.public_language(interaction)):
+            announcement = _(
                 "🏁 **{season}** is over: its standings are kept "
                 "(`/rummy leaderboard season:{season}`), and season {number} "
                 "starts now, with everyone unrated.",
                 season=season.name,
                 number=season.number + 1,
             )
-        )
+        await interaction.response.send_message(announcement)
