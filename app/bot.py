@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -23,8 +24,19 @@ from .wiring import build_game
 log = logging.getLogger("rummy")
 
 
-class RummyBot(commands.Bot):
-    """One database, one game, one cog."""
+def _shards(settings: Settings) -> dict[str, Any]:
+    """The sharding options the settings ask for; none: Discord's recommendation."""
+    chosen: dict[str, Any] = {}
+    if settings.shard_count is not None:
+        chosen["shard_count"] = settings.shard_count
+    if settings.shard_ids is not None:
+        chosen["shard_ids"] = list(settings.shard_ids)
+    return chosen
+
+
+class RummyBot(commands.AutoShardedBot):
+    """One database, one game, one cog; the shards the settings give it (by
+    default as many as Discord recommends, all in this process)."""
 
     game: Game
 
@@ -44,6 +56,7 @@ class RummyBot(commands.Bot):
             intents=intents,
             help_command=None,
             max_messages=None,  # no message cache: the bot reads no messages
+            **_shards(settings),
             **options,  # type: ignore[arg-type]
         )
         slim_clicked_messages(self)
@@ -77,6 +90,7 @@ class RummyBot(commands.Bot):
             self.game.notifier,
             self.game.refresher,
             self.game.tasks,
+            serves=self.settings.serves,
         )
         log.info("restored %d live tables (%d set aside)", self.restored_tables, self.broken_tables)
         self.game.automation.start_sweeper()
@@ -111,9 +125,15 @@ class RummyBot(commands.Bot):
         await self.health.start(self.settings.health_host, self.settings.health_port)
 
     def gateway_connected(self) -> bool:
-        """Logged in with a live gateway connection (what ``/healthz`` reports)."""
-        ws = self.ws
-        return self.is_ready() and not self.is_closed() and ws is not None and ws.open
+        """Logged in with every shard's gateway connection live (what ``/healthz``
+        reports)."""
+        shards = self.shards.values()
+        return (
+            self.is_ready()
+            and not self.is_closed()
+            and bool(shards)
+            and not any(shard.is_closed() for shard in shards)
+        )
 
     async def on_ready(self) -> None:
         log.info("logged in as %s; %d live tables", self.user, len(self.game.tables))

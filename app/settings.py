@@ -32,6 +32,8 @@ SECONDS_RANGES: dict[str, tuple[float, float]] = {
 REST_RATE_RANGE = (1.0, 45.0)
 LOG_FORMATS = ("text", "json")
 MAX_PORT = 65535
+# Far past any bot's needs (Discord asks for one shard per 1,000 to 2,500 servers).
+MAX_SHARDS = 4096
 # Largest Discord id: snowflakes are unsigned 64-bit, and Discord keeps them under 2**63.
 MAX_SNOWFLAKE = 2**63 - 1
 
@@ -52,6 +54,16 @@ class Settings:
     health_port: int | None = None
     health_host: str = "127.0.0.1"
     log_format: str = "text"
+    # Sharding: how many shards the bot has in all (None: Discord's recommended
+    # count), and which of them this process runs (None: all).
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+
+    def serves(self, guild_id: int) -> bool:
+        """Whether this process runs the shard of server ``guild_id``."""
+        if self.shard_count is None or self.shard_ids is None:
+            return True
+        return (guild_id >> 22) % self.shard_count in self.shard_ids
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -69,6 +81,7 @@ class Settings:
         level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if level not in logging.getLevelNamesMapping():
             raise SettingsError(f"LOG_LEVEL {level!r} is not a logging level (try INFO).")
+        shard_count = _shard_count(env)
         log_format = env.get("LOG_FORMAT", "").strip().lower() or "text"
         if log_format not in LOG_FORMATS:
             raise SettingsError(f"LOG_FORMAT must be text or json, not {log_format!r}.")
@@ -80,6 +93,8 @@ class Settings:
             api_base=_url(env, "DISCORD_API_BASE", ("http", "https"), "https://discord.com/api/v10"),
             gateway_url=_url(env, "DISCORD_GATEWAY_URL", ("ws", "wss"), "wss://gateway.discord.gg/"),
             health_port=_port(env, "HEALTH_PORT"),
+            shard_count=shard_count,
+            shard_ids=_shard_ids(env, shard_count),
             health_host=env.get("HEALTH_HOST", "").strip() or "127.0.0.1",
             log_format=log_format,
             game=GameConfig(
@@ -96,6 +111,35 @@ class Settings:
                 ),
             ),
         )
+
+
+def _shard_count(env: dict[str, str]) -> int | None:
+    raw = env.get("SHARD_COUNT", "").strip()
+    if not raw:
+        return None
+    if not (raw.isascii() and raw.isdigit() and 0 < int(raw) <= MAX_SHARDS):
+        raise SettingsError(f"SHARD_COUNT must be a number of shards from 1 to {MAX_SHARDS}, "
+                            f"not {raw!r}.")
+    return int(raw)
+
+
+def _shard_ids(env: dict[str, str], count: int | None) -> tuple[int, ...] | None:
+    raw = env.get("SHARD_IDS", "").strip()
+    if not raw:
+        return None
+    if count is None:
+        raise SettingsError("SHARD_IDS needs SHARD_COUNT: how many shards the bot has in all.")
+    parts = [part.strip() for part in raw.split(",")]
+    if not all(part.isascii() and part.isdigit() for part in parts):
+        raise SettingsError(f"SHARD_IDS must be shard numbers separated by commas, not {raw!r}.")
+    ids = tuple(sorted({int(part) for part in parts}))
+    outside = [shard for shard in ids if shard >= count]
+    if outside:
+        raise SettingsError(
+            f"SHARD_IDS {outside} are outside SHARD_COUNT {count}: shards are numbered "
+            f"0 to {count - 1}."
+        )
+    return ids
 
 
 def _port(env: dict[str, str], name: str) -> int | None:

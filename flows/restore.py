@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 
 from db import Database
 from presentation.notify import Notifier
@@ -23,10 +24,12 @@ async def restore_tables(
     notifier: Notifier,
     refresher: TableRefresher,
     tasks: Supervisor,
+    serves: Callable[[int], bool] = lambda guild_id: True,
 ) -> tuple[int, int]:
-    """Load every saved live table and set its timers going; tables that cannot
-    be read are set aside (kept for the admin) and their channels told.
-    Returns how many were restored and how many set aside."""
+    """Load every saved live table of the servers this process ``serves`` (its
+    shards) and set its timers going; tables that cannot be read are set aside
+    (kept for the admin) and their channels told. Returns how many were
+    restored and how many set aside."""
     loaded = await db.load_live_tables()
     restored = 0
     broken = [(b.channel_id, b.error) for b in loaded.broken]
@@ -41,6 +44,8 @@ async def restore_tables(
             await db.set_aside_live_table(saved.channel_id, repr(error))
             broken.append((saved.channel_id, repr(error)))
             continue
+        if not serves(table.guild_id):
+            continue  # another process's shard: its tables are its own
         if table.stage is Stage.FINISHED:
             await db.delete_live_table(table.channel_id)
             continue

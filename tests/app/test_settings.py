@@ -41,8 +41,12 @@ def test_every_setting_is_read() -> None:
             "HEALTH_HOST": "0.0.0.0",
             "LOG_FORMAT": "JSON",
             "REST_RATE": "12.5",
+            "SHARD_COUNT": "4",
+            "SHARD_IDS": "3, 1",
         }
     )
+    assert (settings.shard_count, settings.shard_ids) == (4, (1, 3))
+    assert settings.serves(1 << 22) and not settings.serves(2 << 22)
     assert settings.game.request_rate == 12.5
     assert (settings.health_port, settings.health_host, settings.log_format) == (
         8080,
@@ -70,6 +74,10 @@ def test_every_setting_is_read() -> None:
         ({"DISCORD_TOKEN": "t", "HEALTH_PORT": "http"}, "HEALTH_PORT must be a TCP port"),
         ({"DISCORD_TOKEN": "t", "LOG_FORMAT": "xml"}, "LOG_FORMAT must be text or json"),
         ({"DISCORD_TOKEN": "t", "REST_RATE": "50"}, "REST_RATE must be a number"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "0"}, "SHARD_COUNT must be a number of shards"),
+        ({"DISCORD_TOKEN": "t", "SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2", "SHARD_IDS": "1,2"}, r"SHARD_IDS \[2\] are"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2", "SHARD_IDS": "one"}, "shard numbers"),
         ({"DISCORD_TOKEN": "t", "REST_RATE": "nan"}, "REST_RATE must be a number"),
     ],
 )
