@@ -193,9 +193,13 @@ class Play:
 
     async def send_hand(self, interaction: Interaction, table: Table, opening: HandOpening) -> None:
         """Send a prepared hand message; safe without the lock (see flows.router)."""
-        await callbacks.send_message(interaction, controls=opening.layout, ephemeral=True)
+        message_id = await callbacks.open_message(
+            interaction, controls=opening.layout, ephemeral=True
+        )
         older = table.hand_messages.get(opening.key)
-        table.hand_messages[opening.key] = HandMessage(InteractionHandle(interaction), time.time())
+        table.hand_messages[opening.key] = HandMessage(
+            InteractionHandle(interaction), time.time(), message_id
+        )
         if older is not None:
             # The older message would look live but stop following the game.
             self.tasks.spawn(self.hand_messages.retire(table, older), "hand-retire")
@@ -259,7 +263,17 @@ class Play:
         four_colour = self.prefs.of(interaction.user.id).four_colour
         layout = hand_layout(table, seat.key, self.faces, note=note, four_colour=four_colour)
         await callbacks.update_message(interaction, controls=layout)
-        table.hand_messages[seat.key] = HandMessage(InteractionHandle(interaction), time.time())
+        clicked = interaction.message.id if interaction.message is not None else None
+        older = table.hand_messages.get(seat.key)
+        table.hand_messages[seat.key] = HandMessage(
+            InteractionHandle(interaction), time.time(), clicked
+        )
+        if older is not None and None not in (older.message_id, clicked) and (
+            older.message_id != clicked
+        ):
+            # An older hand message brought back: the one that was following the
+            # game would look live but stop following it.
+            self.tasks.spawn(self.hand_messages.retire(table, older), "hand-retire")
 
     async def pick(
         self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]

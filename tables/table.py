@@ -186,6 +186,9 @@ class HandMessage:
 
     handle: Any
     opened_at: float
+    # Which message it is, where known: a click on another of the player's hand
+    # messages makes that one the latest, and this one is then retired.
+    message_id: int | None = None
 
 
 @dataclass

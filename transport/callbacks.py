@@ -220,10 +220,14 @@ async def open_message(
     *,
     embed: discord.Embed | None = MISSING,
     controls: Components | None = MISSING,
+    ephemeral: bool = False,
 ) -> int | None:
-    """Answer with a new public message and return its id, read from Discord's
-    reply without building a ``Message`` of it (None if the reply has none)."""
+    """Answer with a new message (seen only by the member if ``ephemeral``) and
+    return its id, read from Discord's reply without building a ``Message`` of it
+    (None if the reply has none: an answer sent late, after a deferral)."""
     data = message_data(embed=embed, controls=controls)
+    if ephemeral:
+        data["flags"] = data.get("flags", 0) | EPHEMERAL
     body = await _callback(
         interaction, discord.InteractionResponseType.channel_message, data, with_response=True
     )

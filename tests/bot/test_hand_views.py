@@ -108,3 +108,35 @@ async def test_opening_the_hand_again_retires_the_older_message(
     retired = server.emu.message(server.channel, older.id)
     assert retired is not None and "the newer message follows the game" in retired.text()
     assert not any(":pick:" in (b["custom_id"] or "") for b in retired.buttons())
+
+
+async def test_bringing_back_an_older_hand_message_retires_the_one_that_followed(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch()
+    seated = [server.player(server.ann), server.player(server.bob)]
+    await start_game(server, bot, seated)
+    p1, _ = in_turn_order(bot, server, seated)
+    await p1.open_hand()
+    first = p1.view
+    await p1.open_hand()
+    second = p1.view
+    assert first is not None and second is not None
+    await bot.game.tasks.wait_idle()
+    # The retired first message's button brings it back: the second must not
+    # stay behind looking live while it no longer follows the game.
+    back = next(b["custom_id"] for b in first.buttons() if ":refresh:" in b["custom_id"])
+    await p1.actor.click(first, custom_id=back)
+    await bot.game.tasks.wait_idle()
+    brought_back = server.emu.message(server.channel, first.id)
+    left = server.emu.message(server.channel, second.id)
+    assert brought_back is not None and left is not None
+    assert "Your turn" in brought_back.text()
+    assert "the newer message follows the game" in left.text()
+    # And the one brought back follows the game from then on.
+    p1.view = brought_back
+    await p1.draw()
+    await p1.discard(p1.hand()[0])
+    await bot.game.tasks.wait_idle()
+    followed = server.emu.message(server.channel, first.id)
+    assert followed is not None and "Waiting for" in followed.text()
