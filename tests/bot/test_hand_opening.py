@@ -19,7 +19,7 @@ async def test_a_hand_view_sent_while_play_moves_on_catches_up(
 ) -> None:
     bot, mover, waiter = await heads_up(server, launch)
     await mover.open_hand()
-    send = callbacks.send_message
+    send = callbacks.open_message
     played: list[bool] = []
 
     async def mover_plays_a_turn() -> None:
@@ -27,15 +27,15 @@ async def test_a_hand_view_sent_while_play_moves_on_catches_up(
         await mover.draw()
         await mover.discard(mover.hand()[0])
 
-    async def slow_send(interaction: Any, *args: Any, **kwargs: Any) -> None:
+    async def slow_send(interaction: Any, *args: Any, **kwargs: Any) -> int | None:
         if interaction.user.id == waiter.actor.id and not played:
             # The answer is on the network while the other player takes a
             # whole turn, handing the turn to the waiter. That needs the table.
             await asyncio.wait_for(mover_plays_a_turn(), timeout=2)
             played.append(True)
-        await send(interaction, *args, **kwargs)
+        return await send(interaction, *args, **kwargs)
 
-    monkeypatch.setattr(callbacks, "send_message", slow_send)
+    monkeypatch.setattr(callbacks, "open_message", slow_send)
     waiter.settle = None
     opened = await waiter.open_hand()
     await bot.game.tasks.wait_idle()
