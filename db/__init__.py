@@ -1,9 +1,11 @@
-"""SQLite storage for the Rummy bot: results, leaderboards, saved live tables.
+"""Storage for the Rummy bot: results, leaderboards, saved live tables.
 
 All SQL of the project lives in this package.  The bot uses :class:`Database`
-and the value types below; nothing else here is part of the interface.
+(``Database.open`` picks the store: an SQLite file, or PostgreSQL) and the
+value types below; nothing else here is part of the interface.
 """
 
+from . import sqlite_store as _sqlite_store  # noqa: F401  (registers the store)
 from .database import Database
 from .errors import (
     DatabaseDamagedError,

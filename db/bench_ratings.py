@@ -30,6 +30,7 @@ from .database import (
     match_rows,
 )
 from .models import HandRecord, MatchRecord, SeatRecord
+from .sqlite_store import SqliteSession
 
 GUILD = 1_000_000_000_000_000_001
 BATCH = 20_000
@@ -115,13 +116,12 @@ async def time_rating_update(path: Path, players: int, runs: int, seed: int) -> 
             record = rated_match(rng, players, 10**7 + n)
             match_row, seats, hands, _ = match_rows(record)
             await conn.execute("BEGIN IMMEDIATE")
-            cursor = await conn.execute(SQL_INSERT_MATCH, match_row)
-            match_id = cursor.lastrowid
-            assert match_id is not None
+            inserted = await conn.execute_fetchall(SQL_INSERT_MATCH, match_row)
+            match_id = int(next(iter(inserted))[0])
             await conn.executemany(SQL_INSERT_SEAT, [(match_id, *r) for r in seats])
             await conn.executemany(SQL_INSERT_HAND, [(match_id, *r) for r in hands])
             start = time.perf_counter()
-            await ratings.rate_match(conn, match_id, record)
+            await ratings.rate_match(SqliteSession(conn), match_id, record)
             times.append((time.perf_counter() - start) * 1000)
             await conn.execute("COMMIT")
     finally:

@@ -1,55 +1,32 @@
-"""The bot's SQLite database: results, leaderboards, saved live tables, settings.
+"""The bot's store: results, leaderboards, saved live tables, settings.
 
-One :class:`Database` per bot process owns an exclusive lock on the file, one
-aiosqlite connection for everything but live-table saves, and a writer thread
-with a connection of its own for those (``db.writer``: they are most of the
-writes, and players wait on them).  Every other public method runs as one unit
-under an ``asyncio.Lock``: the statements of one transaction can never
-interleave with another coroutine's.  A unit also runs in its own task behind
-``asyncio.shield``, so a cancelled caller (a bot shutting down mid-click)
-cannot leave a transaction half-open on the shared connection: the unit still
-commits or rolls back, and the caller just stops waiting for it.  A live-table
-save whose caller is cancelled is written all the same.
-
-Durability: WAL mode. Results, stats and settings are written with
-``synchronous=FULL``: a recorded match is on disk before the method returns
-and survives a power cut. Live-table saves are written with
-``synchronous=NORMAL``: each is in the log before the method returns, so a
-game in progress survives the bot's process stopping or crashing at any
-moment; only a power cut or a crash of the machine itself could lose its last
-moves, since the log is flushed to the disk at the next checkpoint (at most
-half a second later: ``db.checkpoint``) or FULL commit rather than at every
-move. A flush on every move made every table wait for this machine's disk,
-which sometimes takes a second to flush. ``python -m db.bench`` shows what
-each costs.
+:class:`Database` holds every query the bot makes, written once; the stores
+behind it say how to connect and how a unit of work gets its connection:
+``db.sqlite_store`` (one process on one file, the default) and
+``db.postgres_store`` (several processes on one server). Both keep the same
+promises: a live table is committed before the action is answered, a match
+result, its leaderboard figures and its ratings go in one transaction, and a
+saved table comes back after any restart.
 """
 
 from __future__ import annotations
 
+import abc
 import asyncio
-import functools
 import json
 import logging
 import math
 import os
-import shlex
-import sqlite3
-import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Final, TypeVar
+from typing import Any, ClassVar, Final, TypeVar
 
-import aiosqlite
 import orjson
 
 from . import history, ratings
-from .checkpoint import Checkpointer
-from .errors import N_, DatabaseDamagedError, SeasonRefused, StorageError
-from .lock import ProcessLock
-from .migrations import LATEST_VERSION, migrate
+from .errors import N_, SeasonRefused, StorageError
 from .models import (
     BrokenTable,
     HandMoves,
@@ -69,21 +46,18 @@ from .models import (
     Season,
     SeatRecord,
 )
-from .writer import LiveTableWriter, PendingSave
+from .session import Session
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-BUSY_TIMEOUT_MS: Final = 5000
-"""How long a statement waits for a lock held by an outside reader or writer
-(an operator's ``sqlite3`` shell) before failing with a StorageError."""
-
 MAX_PER_PAGE: Final = 100
 
 # --------------------------------------------------------------------------- SQL
-# Every statement the bot runs.  Values always go through ``?`` parameters;
-# the only text ever spliced into SQL is picked from the constants below.
+# Every statement the bot runs, in SQL both stores speak alike.  Values always
+# go through ``?`` parameters; the only text ever spliced into SQL is picked
+# from the constants below.
 
 SQL_SAVE_LIVE: Final = """
 INSERT INTO live_tables (channel_id, guild_id, message_id, rules, state, updated_at)
@@ -92,22 +66,10 @@ ON CONFLICT (channel_id) DO UPDATE SET
     guild_id = excluded.guild_id, message_id = excluded.message_id,
     rules = excluded.rules, state = excluded.state, updated_at = excluded.updated_at
 """
-# Six parameters a row: far below SQLite's limit of 32,766 in one statement.
-MAX_SAVES_PER_COMMIT: Final = 500
-
-
-@functools.lru_cache(maxsize=64)
-def _save_statement(rows: int) -> str:
-    """SQL_SAVE_LIVE for ``rows`` tables at once; a table given twice keeps its last row."""
-    values = ", ".join(["(?, ?, ?, ?, ?, ?)"] * rows)
-    return SQL_SAVE_LIVE.replace("VALUES (?, ?, ?, ?, ?, ?)", f"VALUES {values}", 1)
-
 
 SQL_DELETE_LIVE: Final = "DELETE FROM live_tables WHERE channel_id = ?"
-# Raw bytes, not TEXT: a damaged row may not even be UTF-8, and must be judged
-# by the loader rather than crash the sqlite3 module's decoding.
 SQL_LOAD_LIVE: Final = """
-SELECT channel_id, guild_id, message_id, CAST(rules AS BLOB), CAST(state AS BLOB), updated_at
+SELECT channel_id, guild_id, message_id, rules, state, updated_at
 FROM live_tables ORDER BY channel_id
 """
 SQL_SET_ASIDE: Final = """
@@ -122,7 +84,7 @@ SELECT channel_id, guild_id, error FROM set_aside_tables ORDER BY id
 
 SQL_INSERT_MATCH: Final = """
 INSERT INTO matches (guild_id, channel_id, rules, abandoned, started_at, ended_at)
-VALUES (?, ?, ?, ?, ?, ?)
+VALUES (?, ?, ?, ?, ?, ?) RETURNING id
 """
 SQL_INSERT_SEAT: Final = """
 INSERT INTO match_seats (match_id, seat, player_key, user_id, name, computer, total, won)
@@ -138,11 +100,11 @@ INSERT INTO player_stats
 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (guild_id, user_id) DO UPDATE SET
     name = excluded.name,
-    matches_played = matches_played + excluded.matches_played,
-    matches_won = matches_won + excluded.matches_won,
-    hands_won = hands_won + excluded.hands_won,
-    points = points + excluded.points,
-    rummies = rummies + excluded.rummies
+    matches_played = player_stats.matches_played + excluded.matches_played,
+    matches_won = player_stats.matches_won + excluded.matches_won,
+    hands_won = player_stats.hands_won + excluded.hands_won,
+    points = player_stats.points + excluded.points,
+    rummies = player_stats.rummies + excluded.rummies
 """
 SQL_GET_MATCH: Final = """
 SELECT guild_id, channel_id, rules, abandoned, started_at, ended_at FROM matches WHERE id = ?
@@ -332,137 +294,82 @@ def _check_keys(keys: set[str], used: Any, what: str) -> None:
 # ------------------------------------------------------------------- the class
 
 
-class Database:
-    """The bot's database file; create with ``await Database.open(path)``."""
+def is_server_url(target: str | os.PathLike[str]) -> bool:
+    """Whether ``target`` names a PostgreSQL server rather than an SQLite file."""
+    return isinstance(target, str) and target.startswith(SERVER_SCHEMES)
 
-    path: Path
 
-    def __init__(self, path: Path, conn: aiosqlite.Connection, lock: ProcessLock) -> None:
-        # Use Database.open: it takes the lock and migrates before this exists.
-        self.path = path
-        self._conn: aiosqlite.Connection | None = conn
-        self._lock = lock
-        self._serial = asyncio.Lock()
-        self._writer: LiveTableWriter | None = None  # started by open()
-        self._checkpointer: Checkpointer | None = None  # started by open()
+SERVER_SCHEMES: Final = ("postgresql://", "postgres://")
 
-    # ------------------------------------------------------------ life cycle
+
+class Database(abc.ABC):
+    """The bot's store: open one with ``await Database.open(target)``.
+
+    Every read and write of the bot is a method here, written once over a
+    :class:`~db.session.Session`; a store (``db.sqlite_store``,
+    ``db.postgres_store``) adds how it connects, how a unit of work gets its
+    session, and how live tables are saved. Each public method is one unit of
+    work: a failure raises StorageError and leaves nothing half-written.
+    """
+
+    where: str
+    """How logs and errors name the store: its file, or its server and database."""
+    kept_results: Path
+    """The folder for results the store refused (``db.unrecorded``)."""
+
+    _stores: ClassVar[list[type[Database]]] = []
+    load_live_sql: ClassVar[str] = SQL_LOAD_LIVE
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        Database._stores.append(cls)
 
     @classmethod
-    async def open(cls, path: str | os.PathLike[str]) -> Database:
-        """Lock the file for this process, connect, check it, and migrate it to the
-        latest schema.
+    def handles(cls, target: str | os.PathLike[str]) -> bool:
+        """Whether this store opens ``target``."""
+        return False
 
-        The checks are what lets a bot that started keep working: SQLite's
-        integrity check over every page, and a real write transaction.
-        Raises DatabaseLockedError if another process holds it,
-        DatabaseTooNewError if a newer release wrote it, DatabaseDamagedError
-        if the check finds damage, StorageError for any other failure
-        (unreadable or unwritable file, not a database, failed migration).
-        The parent folder is created if missing, so a fresh deployment only
-        needs DATABASE_PATH.
-        """
-        db_path = Path(path)
-        try:
-            db_path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            folder = exc.filename or db_path.parent
-            raise StorageError(
-                f"cannot create the folder {folder} for the database {db_path}: "
-                f"{exc.strerror or exc}."
-            ) from exc
-        lock = ProcessLock.acquire(db_path)
-        conn: aiosqlite.Connection | None = None
-        writer: LiveTableWriter | None = None
-        try:
-            # isolation_level=None: no implicit transactions; every transaction
-            # here is an explicit BEGIN IMMEDIATE ... COMMIT.
-            conn = await aiosqlite.connect(db_path, isolation_level=None)
-            await _configure(conn, db_path)
-            await _check_whole(conn, db_path)
-            await migrate(conn, db_path)
-            await _check_writable(conn, db_path)
-            db = cls(db_path, conn, lock)
-            writer = LiveTableWriter(
-                functools.partial(_connect_writer, db_path),
-                _save_statement,
-                MAX_SAVES_PER_COMMIT,
-                db._settle_saves,
-            )
-            await writer.start()
-            checkpointer = Checkpointer(functools.partial(_connect_thread, db_path))
-            await checkpointer.start()
-            db._writer = writer
-            db._checkpointer = checkpointer
-        except BaseException as exc:
-            if writer is not None:
-                writer.stop_soon()
-            if conn is not None:
-                try:
-                    await conn.close()
-                except Exception:
-                    log.debug("closing after a failed open also failed", exc_info=True)
-            lock.release()
-            if isinstance(exc, sqlite3.Error) and _is_corruption(exc):
-                raise DatabaseDamagedError(_damaged(db_path, [str(exc)])) from exc
-            if isinstance(exc, sqlite3.Error):
-                raise StorageError(f"cannot open the database {db_path}: {exc}") from exc
-            raise
-        log.info("database %s open at schema version %d", db_path, LATEST_VERSION)
-        return db
+    @classmethod
+    async def open(
+        cls, target: str | os.PathLike[str], *, kept_results: Path | None = None
+    ) -> Database:
+        """Open the store ``target`` names: a ``postgresql://`` URL opens
+        PostgreSQL, anything else is the path of an SQLite file.
+        ``kept_results`` overrides the store's folder for refused results."""
+        for store in Database._stores:
+            if store.handles(target):
+                return await store.open(target, kept_results=kept_results)
+        raise StorageError(f"no store can open {target!s}")
 
+    @abc.abstractmethod
     async def close(self) -> None:
-        """Finish the unit in progress, close the connection, release the lock.
+        """Finish the work in progress and let go of the store; safe to call
+        twice. After it, every method raises StorageError."""
 
-        Safe to call twice.  After it, every method raises StorageError.
-        """
-        async with self._serial:
-            writer, self._writer = self._writer, None
-            checkpointer, self._checkpointer = self._checkpointer, None
-            conn, self._conn = self._conn, None
-            try:
-                if writer is not None:
-                    await writer.stop()  # the saves already made are written first
-                if checkpointer is not None:
-                    await checkpointer.stop()
-                if conn is not None:
-                    try:
-                        # Cheap at close and keeps the planner's statistics fresh.
-                        await conn.execute("PRAGMA optimize")
-                    except sqlite3.Error:
-                        log.debug("PRAGMA optimize failed at close", exc_info=True)
-                    await conn.close()
-            except sqlite3.Error as exc:
-                raise StorageError(f"closing {self.path} failed: {exc}") from exc
-            finally:
-                self._lock.release()
-
+    @abc.abstractmethod
     def abandon(self) -> None:
-        """Let go of the database as a crashed process would, for restart tests.
+        """Let go of the store as a crashed process would, for restart tests:
+        what the next process sees is exactly what was committed."""
 
-        No waiting and no clean close: the lock is dropped at once (as the
-        kernel drops a dead process's ``flock``), and the connection's worker
-        thread is told to stop, which rolls back a transaction left open, as
-        SQLite's recovery does for a dead writer.  What the next process sees
-        is exactly what was committed.  Further calls raise StorageError.
+    @abc.abstractmethod
+    async def save_live_table(self, table: LiveTable) -> None:
+        """Insert or replace the saved state of the game in ``table.channel_id``.
+
+        Either the new state is committed when this returns, or StorageError
+        is raised and the previous state is still the saved one (the caller
+        keeps its old in-memory state then). A save whose caller is cancelled
+        is written all the same.
         """
-        writer, self._writer = self._writer, None
-        if writer is not None:
-            writer.stop_soon()
-        checkpointer, self._checkpointer = self._checkpointer, None
-        if checkpointer is not None:
-            checkpointer.stop_soon()
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            # stop() queues the close behind whatever the worker thread already
-            # has.  Called from a thread without an event loop it attaches no
-            # future, so the worker never reports back to this loop, which a
-            # test may close before the worker gets there ("Event loop is
-            # closed" in the worker thread otherwise).
-            stopper = threading.Thread(target=conn.stop, name="db-abandon")
-            stopper.start()
-            stopper.join()
-        self._lock.release()
+
+    @abc.abstractmethod
+    def time_commits(self, observe: Callable[[float], None]) -> None:
+        """Tell ``observe`` how long each commit of live-table saves takes, in
+        seconds (possibly from another thread)."""
+
+    @abc.abstractmethod
+    async def _unit(self, what: str, body: Callable[[Session], Awaitable[T]]) -> T:
+        """Run ``body`` on a session of its own; the store's errors become
+        StorageError naming ``what``."""
 
     async def __aenter__(self) -> Database:
         return self
@@ -475,81 +382,18 @@ class Database:
     ) -> None:
         await self.close()
 
-    # ------------------------------------------------------------ live tables
-
-    async def save_live_table(self, table: LiveTable) -> None:
-        """Insert or replace the saved state of the game in ``table.channel_id``.
-
-        One statement, so one transaction: either the new state is in the
-        database's log when this returns (see the module's note on
-        durability), or StorageError is raised and the previous state is still
-        the saved one.  The caller keeps its old in-memory state then.
-
-        Saves that arrive while another is being written are written together,
-        in one transaction (a group commit, on the writer thread of
-        ``db.writer``).  Each caller still returns only once its own state is
-        written, and a failed commit fails every save in it.
-        """
-        try:
-            row = (
-                table.channel_id,
-                table.guild_id,
-                table.message_id,
-                to_json(table.rules),
-                to_json(table.state),
-                table.updated_at,
-            )
-        except (TypeError, ValueError) as exc:
-            raise StorageError(
-                f"cannot serialise the table in channel {table.channel_id}: {exc}"
-            ) from exc
-
-        writer = self._writer
-        if writer is None:
-            raise StorageError(
-                f"saving the live table in channel {table.channel_id} failed: "
-                f"the database {self.path} is closed"
-            )
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        writer.submit(PendingSave(table.channel_id, row, done))
-        # A cancelled caller cancels only its own future: the row is written all
-        # the same, and a failure nobody waits for is logged (_settle_saves).
-        await done
-
-    def _settle_saves(self, batch: list[PendingSave], error: BaseException | None) -> None:
-        """Tell each caller of a group commit how it went (on the event loop)."""
-        if error is None and self._checkpointer is not None:
-            self._checkpointer.request()
-        for save in batch:
-            if error is None:
-                if not save.done.done():
-                    save.done.set_result(None)
-                continue
-            failure = _save_error(save.channel_id, self.path, error)
-            if save.done.cancelled():
-                log.error("%s (its caller had stopped waiting)", failure)
-            elif not save.done.done():
-                save.done.set_exception(failure)
-
-    def time_commits(self, observe: Callable[[float], None]) -> None:
-        """Tell ``observe`` how long each commit of live-table saves takes (seconds;
-        called on the writer's thread)."""
-        if self._writer is not None:
-            self._writer.on_commit = observe
-
     async def ping(self) -> None:
-        """A read through the database's connection: StorageError if it cannot."""
+        """A read through the store: StorageError if it cannot answer."""
 
-        async def body(conn: aiosqlite.Connection) -> None:
-            async with conn.execute("SELECT 1") as cursor:
-                await cursor.fetchone()
+        async def body(conn: Session) -> None:
+            await conn.fetch("SELECT 1")
 
         await self._run("checking the database", body)
 
     async def delete_live_table(self, channel_id: int) -> None:
         """Forget a finished or cancelled game; no error if there was none."""
 
-        async def body(conn: aiosqlite.Connection) -> None:
+        async def body(conn: Session) -> None:
             await conn.execute(SQL_DELETE_LIVE, (channel_id,))
 
         await self._run(f"deleting the live table in channel {channel_id}", body)
@@ -565,11 +409,11 @@ class Database:
         readable state is the bot's call: see :meth:`set_aside_live_table`.
         """
 
-        async def body(conn: aiosqlite.Connection) -> LoadResult:
+        async def body(conn: Session) -> LoadResult:
             tables: list[LiveTable] = []
             broken: list[BrokenTable] = []
-            async with _transaction(conn):
-                for row in await conn.execute_fetchall(SQL_LOAD_LIVE):
+            async with conn.transaction():
+                for row in await conn.fetch(self.load_live_sql):
                     item = _parse_live_row(tuple(row))
                     if isinstance(item, LiveTable):
                         tables.append(item)
@@ -595,11 +439,11 @@ class Database:
         channel has no saved game.
         """
 
-        async def body(conn: aiosqlite.Connection) -> bool:
-            async with _transaction(conn):
+        async def body(conn: Session) -> bool:
+            async with conn.transaction():
                 await conn.execute(SQL_SET_ASIDE, (error, time.time(), channel_id))
                 deleted = await conn.execute(SQL_DELETE_LIVE, (channel_id,))
-            return deleted.rowcount > 0
+            return deleted > 0
 
         if await self._run(f"setting aside the live table in channel {channel_id}", body):
             log.warning("live table in channel %d set aside: %s", channel_id, error)
@@ -607,8 +451,8 @@ class Database:
     async def set_aside_tables(self) -> list[BrokenTable]:
         """Every game ever set aside, oldest first (for operators and tests)."""
 
-        async def body(conn: aiosqlite.Connection) -> list[BrokenTable]:
-            rows = await conn.execute_fetchall(SQL_LIST_SET_ASIDE)
+        async def body(conn: Session) -> list[BrokenTable]:
+            rows = await conn.fetch(SQL_LIST_SET_ASIDE)
             return [
                 BrokenTable(
                     channel_id=int(channel_id),
@@ -638,11 +482,13 @@ class Database:
         """
         match_row, seat_rows, hand_rows, stats_rows = match_rows(match)
 
-        async def body(conn: aiosqlite.Connection) -> int:
-            async with _transaction(conn):
-                cursor = await conn.execute(SQL_INSERT_MATCH, match_row)
-                match_id = cursor.lastrowid
-                assert match_id is not None
+        async def body(conn: Session) -> int:
+            async with conn.transaction():
+                # Ratings are read, then rewritten: two results of one server
+                # recorded at once (two processes, or two connections) take turns.
+                await conn.serialise(match.guild_id)
+                inserted = await conn.fetch(SQL_INSERT_MATCH, match_row)
+                match_id = int(inserted[0][0])
                 await conn.executemany(SQL_INSERT_SEAT, [(match_id, *r) for r in seat_rows])
                 await conn.executemany(SQL_INSERT_HAND, [(match_id, *r) for r in hand_rows])
                 await conn.executemany(
@@ -665,13 +511,13 @@ class Database:
         that had a total.
         """
 
-        async def body(conn: aiosqlite.Connection) -> MatchRecord | None:
-            found = list(await conn.execute_fetchall(SQL_GET_MATCH, (match_id,)))
+        async def body(conn: Session) -> MatchRecord | None:
+            found = list(await conn.fetch(SQL_GET_MATCH, (match_id,)))
             if not found:
                 return None
             guild_id, channel_id, rules, abandoned, started_at, ended_at = found[0]
-            seats = list(await conn.execute_fetchall(SQL_GET_SEATS, (match_id,)))
-            hands = await conn.execute_fetchall(SQL_GET_HANDS, (match_id,))
+            seats = list(await conn.fetch(SQL_GET_SEATS, (match_id,)))
+            hands = await conn.fetch(SQL_GET_HANDS, (match_id,))
             return MatchRecord(
                 guild_id=guild_id,
                 channel_id=channel_id,
@@ -724,13 +570,13 @@ class Database:
             raise ValueError(f"per_page must be 1..{MAX_PER_PAGE}, not {per_page}")
         sql = SQL_LEADERBOARD[order]
 
-        async def body(conn: aiosqlite.Connection) -> LeaderboardPage:
-            counted = list(await conn.execute_fetchall(SQL_COUNT_PLAYERS, (guild_id,)))
+        async def body(conn: Session) -> LeaderboardPage:
+            counted = list(await conn.fetch(SQL_COUNT_PLAYERS, (guild_id,)))
             total = int(counted[0][0])
             pages = max(1, math.ceil(total / per_page))
             shown = min(max(page, 1), pages)
             offset = (shown - 1) * per_page
-            rows = await conn.execute_fetchall(sql, (guild_id, per_page, offset))
+            rows = await conn.fetch(sql, (guild_id, per_page, offset))
             return LeaderboardPage(
                 rows=[_stats(row, offset + i + 1) for i, row in enumerate(rows)],
                 page=shown,
@@ -743,16 +589,14 @@ class Database:
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
         """A player's figures in one server with their rank by wins; None if never played."""
 
-        async def body(conn: aiosqlite.Connection) -> PlayerStats | None:
-            found = list(await conn.execute_fetchall(SQL_PLAYER, (guild_id, user_id)))
+        async def body(conn: Session) -> PlayerStats | None:
+            found = list(await conn.fetch(SQL_PLAYER, (guild_id, user_id)))
             if not found:
                 return None
             row = tuple(found[0])
             a, b, c = (row[_STATS_INDEX[key]] for key in ORDER_KEYS["wins"])
             ranked = list(
-                await conn.execute_fetchall(
-                    SQL_RANK["wins"], (guild_id, a, b, c, guild_id, a, b, c, user_id)
-                )
+                await conn.fetch(SQL_RANK["wins"], (guild_id, a, b, c, guild_id, a, b, c, user_id))
             )
             return _stats(row, int(ranked[0][0]))
 
@@ -770,16 +614,14 @@ class Database:
         if not 1 <= per_page <= MAX_PER_PAGE:
             raise ValueError(f"per_page must be 1..{MAX_PER_PAGE}, not {per_page}")
 
-        async def body(conn: aiosqlite.Connection) -> RatingPage:
+        async def body(conn: Session) -> RatingPage:
             chosen = await _season(conn, guild_id, season)
-            counted = list(
-                await conn.execute_fetchall(ratings.SQL_RATED_PLAYERS, (guild_id, chosen.number))
-            )
+            counted = list(await conn.fetch(ratings.SQL_RATED_PLAYERS, (guild_id, chosen.number)))
             total = int(counted[0][0])
             pages = max(1, math.ceil(total / per_page))
             shown = min(max(page, 1), pages)
             offset = (shown - 1) * per_page
-            rows = await conn.execute_fetchall(
+            rows = await conn.fetch(
                 ratings.SQL_RATING_BOARD, (guild_id, chosen.number, per_page, offset)
             )
             return RatingPage(
@@ -796,11 +638,9 @@ class Database:
         """Whether the server's leaderboard opens by rating: once someone has
         played enough rated matches this season to be no longer provisional."""
 
-        async def body(conn: aiosqlite.Connection) -> bool:
+        async def body(conn: Session) -> bool:
             season = await ratings.current_season(conn, guild_id)
-            rows = list(
-                await conn.execute_fetchall(ratings.SQL_ESTABLISHED_PLAYERS, (guild_id, season))
-            )
+            rows = list(await conn.fetch(ratings.SQL_ESTABLISHED_PLAYERS, (guild_id, season)))
             return bool(rows[0][0])
 
         return await self._run(f"reading the rating leaderboard of guild {guild_id}", body)
@@ -813,28 +653,22 @@ class Database:
         opponents (most finishes ahead of / behind them, over their latest
         ``opponents_over`` rated matches in any season)."""
 
-        async def body(conn: aiosqlite.Connection) -> RatingProfile:
+        async def body(conn: Session) -> RatingProfile:
             season = await _season(conn, guild_id, None)
             key = f"u{user_id}"
-            found = list(
-                await conn.execute_fetchall(
-                    ratings.SQL_RATING_OF, (guild_id, season.number, key)
-                )
-            )
+            found = list(await conn.fetch(ratings.SQL_RATING_OF, (guild_id, season.number, key)))
             rated: RatedPlayer | None = None
             if found:
                 row = tuple(found[0])
                 ranked = list(
-                    await conn.execute_fetchall(
+                    await conn.fetch(
                         ratings.SQL_RATING_RANK,
                         (guild_id, season.number, row[5], row[4], user_id),
                     )
                 )
                 rated = _rated(row, int(ranked[0][0]))
             latest = list(
-                await conn.execute_fetchall(
-                    ratings.SQL_TREND, (guild_id, user_id, season.number, trend)
-                )
+                await conn.fetch(ratings.SQL_TREND, (guild_id, user_id, season.number, trend))
             )
             latest.reverse()
             points = [ratings.ordinal(latest[0][1], latest[0][2])] if latest else []
@@ -847,7 +681,7 @@ class Database:
                     behind=int(behind),
                     matches=int(count),
                 )
-                for _, uid, name, ahead, behind, count in await conn.execute_fetchall(
+                for _, uid, name, ahead, behind, count in await conn.fetch(
                     ratings.SQL_OPPONENTS, (guild_id, user_id, opponents_over)
                 )
             ]
@@ -864,8 +698,8 @@ class Database:
     async def seasons(self, guild_id: int) -> list[Season]:
         """The server's ended seasons, latest first."""
 
-        async def body(conn: aiosqlite.Connection) -> list[Season]:
-            rows = await conn.execute_fetchall(ratings.SQL_SEASONS, (guild_id,))
+        async def body(conn: Session) -> list[Season]:
+            rows = await conn.fetch(ratings.SQL_SEASONS, (guild_id,))
             return [Season(*ratings.season_row(row)) for row in rows]
 
         return await self._run(f"listing the seasons of guild {guild_id}", body)
@@ -873,15 +707,11 @@ class Database:
     async def find_season(self, guild_id: int, name: str) -> Season | None:
         """An ended season by name (any letter case) or by number, or None."""
 
-        async def body(conn: aiosqlite.Connection) -> Season | None:
-            rows = list(
-                await conn.execute_fetchall(ratings.SQL_SEASON_BY_NAME, (guild_id, name.strip()))
-            )
+        async def body(conn: Session) -> Season | None:
+            rows = list(await conn.fetch(ratings.SQL_SEASON_BY_NAME, (guild_id, name.strip())))
             if not rows and name.strip().isdigit():
                 rows = list(
-                    await conn.execute_fetchall(
-                        ratings.SQL_SEASON_BY_NUMBER, (guild_id, int(name.strip()))
-                    )
+                    await conn.fetch(ratings.SQL_SEASON_BY_NUMBER, (guild_id, int(name.strip())))
                 )
             return Season(*ratings.season_row(rows[0])) if rows else None
 
@@ -894,25 +724,20 @@ class Database:
         if the name is taken or no match was rated in the season."""
         wanted = " ".join((name or "").split())
 
-        async def body(conn: aiosqlite.Connection) -> Season:
-            async with _transaction(conn):
+        async def body(conn: Session) -> Season:
+            async with conn.transaction():
+                await conn.serialise(guild_id)
                 current = await _season(conn, guild_id, None)
                 final = wanted or current.name
                 if len(final) > 100:
                     raise SeasonRefused(N_("A season's name has at most 100 characters."))
-                rated = list(
-                    await conn.execute_fetchall(
-                        ratings.SQL_SEASON_RATED, (guild_id, current.number)
-                    )
-                )
+                rated = list(await conn.fetch(ratings.SQL_SEASON_RATED, (guild_id, current.number)))
                 if not rated:
                     raise SeasonRefused(
                         N_("{season} has no rated match yet: there is nothing to archive."),
                         season=current.name,
                     )
-                taken = list(
-                    await conn.execute_fetchall(ratings.SQL_SEASON_BY_NAME, (guild_id, final))
-                )
+                taken = list(await conn.fetch(ratings.SQL_SEASON_BY_NAME, (guild_id, final)))
                 if taken:
                     raise SeasonRefused(
                         N_("This server already has a season named {season}: choose another name."),
@@ -938,7 +763,7 @@ class Database:
         if page < 1:
             raise ValueError(f"pages are numbered from 1, not {page}")
 
-        async def body(conn: aiosqlite.Connection) -> HistoryPage:
+        async def body(conn: Session) -> HistoryPage:
             return await history.page(conn, guild_id, user_id, page, per_page)
 
         return await self._run(f"reading the match history of guild {guild_id}", body)
@@ -950,7 +775,7 @@ class Database:
         if record is None or record.guild_id != guild_id:
             return None
 
-        async def body(conn: aiosqlite.Connection) -> MatchSummary | None:
+        async def body(conn: Session) -> MatchSummary | None:
             entry = await history.one(conn, guild_id, match_id)
             return None if entry is None else MatchSummary(match_id, record, entry)
 
@@ -959,7 +784,7 @@ class Database:
     async def latest_match(self, channel_id: int) -> int | None:
         """The id of the match recorded last in a channel, or None."""
 
-        async def body(conn: aiosqlite.Connection) -> int | None:
+        async def body(conn: Session) -> int | None:
             return await history.latest_in_channel(conn, channel_id)
 
         return await self._run(f"reading the latest match in channel {channel_id}", body)
@@ -969,8 +794,8 @@ class Database:
     async def get_guild_rules(self, guild_id: int) -> dict[str, Any] | None:
         """The server's default house rules, or None if never set."""
 
-        async def body(conn: aiosqlite.Connection) -> dict[str, Any] | None:
-            found = list(await conn.execute_fetchall(SQL_GET_GUILD_RULES, (guild_id,)))
+        async def body(conn: Session) -> dict[str, Any] | None:
+            found = list(await conn.fetch(SQL_GET_GUILD_RULES, (guild_id,)))
             if not found:
                 return None
             rules = json.loads(found[0][0])
@@ -987,9 +812,9 @@ class Database:
         damaged setting must not stop the bot from starting.
         """
 
-        async def body(conn: aiosqlite.Connection) -> dict[int, dict[str, Any]]:
+        async def body(conn: Session) -> dict[int, dict[str, Any]]:
             found: dict[int, dict[str, Any]] = {}
-            for guild_id, text in await conn.execute_fetchall(SQL_ALL_GUILD_RULES):
+            for guild_id, text in await conn.fetch(SQL_ALL_GUILD_RULES):
                 try:
                     rules = json.loads(text)
                 except (TypeError, ValueError):
@@ -1009,7 +834,7 @@ class Database:
         except (TypeError, ValueError) as exc:
             raise StorageError(f"cannot serialise the house rules: {exc}") from exc
 
-        async def body(conn: aiosqlite.Connection) -> None:
+        async def body(conn: Session) -> None:
             await conn.execute(SQL_SET_GUILD_RULES, (guild_id, text, time.time()))
 
         await self._run(f"saving the house rules of guild {guild_id}", body)
@@ -1019,8 +844,8 @@ class Database:
     async def card_emoji(self) -> dict[str, tuple[int, str]]:
         """The card emojis uploaded so far: name -> (emoji id, digest of its image)."""
 
-        async def body(conn: aiosqlite.Connection) -> dict[str, tuple[int, str]]:
-            rows = await conn.execute_fetchall(SQL_CARD_EMOJI)
+        async def body(conn: Session) -> dict[str, tuple[int, str]]:
+            rows = await conn.fetch(SQL_CARD_EMOJI)
             return {str(name): (int(emoji_id), str(digest)) for name, emoji_id, digest in rows}
 
         return await self._run("reading the card emojis", body)
@@ -1029,8 +854,8 @@ class Database:
         """Record the card emojis as they now are, replacing what was recorded."""
         rows = [(name, emoji_id, digest) for name, (emoji_id, digest) in emojis.items()]
 
-        async def body(conn: aiosqlite.Connection) -> None:
-            async with _transaction(conn):
+        async def body(conn: Session) -> None:
+            async with conn.transaction():
                 await conn.execute(SQL_CLEAR_CARD_EMOJI)
                 await conn.executemany(SQL_ADD_CARD_EMOJI, rows)
 
@@ -1042,9 +867,9 @@ class Database:
         """Every person's own choices, for the bot to keep in memory; a row that
         is not a JSON object is left out with a warning."""
 
-        async def body(conn: aiosqlite.Connection) -> dict[int, dict[str, Any]]:
+        async def body(conn: Session) -> dict[int, dict[str, Any]]:
             found: dict[int, dict[str, Any]] = {}
-            for user_id, text in await conn.execute_fetchall(SQL_ALL_PLAYER_PREFS):
+            for user_id, text in await conn.fetch(SQL_ALL_PLAYER_PREFS):
                 try:
                     prefs = json.loads(text)
                 except (TypeError, ValueError):
@@ -1061,18 +886,22 @@ class Database:
         """Replace one person's own choices."""
         text = to_json(prefs)
 
-        async def body(conn: aiosqlite.Connection) -> None:
+        async def body(conn: Session) -> None:
             await conn.execute(SQL_SET_PLAYER_PREFS, (user_id, text, time.time()))
 
         await self._run(f"saving the choices of user {user_id}", body)
 
     # --------------------------------------------------------------- plumbing
 
-    async def _run(self, what: str, body: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
-        """Run ``body`` as one serialised, cancellation-proof unit; errors become StorageError."""
-        if self._conn is None:
-            raise StorageError(f"{what} failed: the database {self.path} is closed")
-        task = asyncio.ensure_future(self._serialised(what, body))
+    async def _run(self, what: str, body: Callable[[Session], Awaitable[T]]) -> T:
+        """Run ``body`` as one cancellation-proof unit (``_unit``).
+
+        The unit runs in its own task behind ``asyncio.shield``: a cancelled
+        caller (a bot shutting down mid-click) cannot leave a transaction
+        half-open; the unit still commits or rolls back, and the caller just
+        stops waiting for it.
+        """
+        task = asyncio.ensure_future(self._unit(what, body))
         try:
             return await asyncio.shield(task)
         except asyncio.CancelledError:
@@ -1080,25 +909,6 @@ class Database:
             # is not lost silently (a match that did not record, say).
             task.add_done_callback(lambda t: _log_orphan(what, t))
             raise
-
-    async def _serialised(
-        self, what: str, body: Callable[[aiosqlite.Connection], Awaitable[T]]
-    ) -> T:
-        async with self._serial:
-            conn = self._conn
-            if conn is None:
-                raise StorageError(f"{what} failed: the database {self.path} is closed")
-            try:
-                return await body(conn)
-            except sqlite3.Error as exc:
-                raise StorageError(f"{what} failed on {self.path}: {exc}") from exc
-            except ValueError as exc:
-                # aiosqlite's word for "this connection was closed underneath us".
-                if str(exc) not in ("Connection closed", "no active connection"):
-                    raise
-                raise StorageError(
-                    f"{what} failed: the connection to {self.path} is closed"
-                ) from exc
 
 
 _STATS_INDEX: Final = {
@@ -1144,14 +954,14 @@ def _best_opponent(
     return ranked[0] if ranked and score(ranked[0])[0] > 0 else None
 
 
-async def _season(conn: aiosqlite.Connection, guild_id: int, number: int | None) -> Season:
+async def _season(conn: Session, guild_id: int, number: int | None) -> Season:
     """Season ``number`` of a server (None: the current one, which has no row)."""
     current = await ratings.current_season(conn, guild_id)
     if number is not None and number != current:
-        rows = list(await conn.execute_fetchall(ratings.SQL_SEASON_BY_NUMBER, (guild_id, number)))
+        rows = list(await conn.fetch(ratings.SQL_SEASON_BY_NUMBER, (guild_id, number)))
         if rows:
             return Season(*ratings.season_row(rows[0]))
-    ended = list(await conn.execute_fetchall(ratings.SQL_LAST_SEASON_END, (guild_id,)))
+    ended = list(await conn.fetch(ratings.SQL_LAST_SEASON_END, (guild_id,)))
     started = ended[0][0]
     return Season(current, f"Season {current}", None if started is None else float(started), None)
 
@@ -1182,10 +992,10 @@ def _parse_live_row(row: tuple[Any, ...]) -> LiveTable | BrokenTable:
 
 
 def _json_object(raw: Any, what: str) -> dict[str, Any]:
-    if not isinstance(raw, bytes):
+    if not isinstance(raw, bytes | str):
         raise ValueError(f"{what} is missing")
     try:
-        value = json.loads(raw.decode("utf-8"))
+        value = json.loads(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
     except UnicodeDecodeError as exc:
         raise ValueError(f"{what} is not UTF-8 text: {exc}") from None
     except json.JSONDecodeError as exc:
@@ -1197,132 +1007,8 @@ def _json_object(raw: Any, what: str) -> dict[str, Any]:
     return value
 
 
-def _save_error(channel_id: int, path: Path, exc: BaseException) -> StorageError:
-    """The error one caller of a failed group commit sees, naming its own table."""
-    what = f"saving the live table in channel {channel_id}"
-    if isinstance(exc, sqlite3.Error):
-        return StorageError(f"{what} failed on {path}: {exc}")
-    return StorageError(f"{what} failed: {exc!r}")
-
-
 def _log_orphan(what: str, task: asyncio.Future[Any]) -> None:
     if task.cancelled():
         log.error("%s was cancelled before it finished", what)
     elif (exc := task.exception()) is not None:
         log.error("%s failed after its caller stopped waiting: %s", what, exc)
-
-
-async def _configure(conn: aiosqlite.Connection, path: Path) -> None:
-    """Per-connection settings; each is checked, since SQLite ignores what it cannot do."""
-    await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
-    rows = list(await conn.execute_fetchall("PRAGMA journal_mode = WAL"))
-    if str(rows[0][0]).lower() != "wal":
-        raise StorageError(
-            f"cannot use WAL mode on {path} (journal mode stays {rows[0][0]!r}); "
-            "is it on a network file system?"
-        )
-    # FULL: in WAL mode, fsync the log at every commit, so a recorded score
-    # survives a power cut, not only a crash of the process (and so does every
-    # live-table save before it in the log).
-    await conn.execute("PRAGMA synchronous = FULL")
-    await conn.execute("PRAGMA foreign_keys = ON")
-    rows = list(await conn.execute_fetchall("PRAGMA foreign_keys"))
-    if rows[0][0] != 1:
-        raise StorageError(f"this SQLite build cannot enforce foreign keys on {path}")
-
-
-async def _check_whole(conn: aiosqlite.Connection, path: Path) -> None:
-    """SQLite's integrity check over every page and index.
-
-    Start-up reads only a few tables, so damage elsewhere (a page of old
-    results) went unnoticed until an action or a leaderboard reached it, and
-    new results were written next to it. The full check rather than
-    ``quick_check``: it also compares every index with its table, which is
-    how a page lost to an old copy of itself shows.
-    """
-    rows = await conn.execute_fetchall("PRAGMA integrity_check")
-    problems = [str(row[0]) for row in rows]
-    if problems != ["ok"]:
-        raise DatabaseDamagedError(_damaged(path, problems))
-
-
-async def _check_writable(conn: aiosqlite.Connection, path: Path) -> None:
-    """Write one real transaction, so that a file the bot may not write (or a
-    full disk) stops it at start rather than letting it refuse every move.
-
-    Setting the schema version to the value it has rewrites the header page: a
-    real page written through SQLite's log, which changes nothing.
-    """
-    try:
-        async with _transaction(conn):
-            await conn.execute(f"PRAGMA user_version = {LATEST_VERSION:d}")
-    except sqlite3.Error as exc:
-        raise StorageError(
-            f"cannot write to the database {path}: {exc}; the bot's user must be able to "
-            "write the file and its folder: check the owner and permissions of both, "
-            "and the free space on the disk."
-        ) from exc
-
-
-def _is_corruption(exc: sqlite3.Error) -> bool:
-    code = getattr(exc, "sqlite_errorcode", None)
-    # Extended codes (SQLITE_CORRUPT_INDEX and the like) keep the primary code in the low byte.
-    return isinstance(code, int) and code & 0xFF == sqlite3.SQLITE_CORRUPT
-
-
-def _damaged(path: Path, problems: Sequence[str]) -> str:
-    """The refusal for a damaged file, on one line: what SQLite found and how to recover."""
-    # SQLite's report spreads over lines and opens with the schema's name.
-    first = " ".join(problems[0].replace("*** in database main ***", "").split())
-    more = f"; {len(problems) - 1} more problems found" if len(problems) > 1 else ""
-    return (
-        f"the database {path} is damaged ({first}{more}); the bot will not start on it. "
-        "Restore your latest backup of it, or recover what SQLite can read with: "
-        f'sqlite3 {shlex.quote(str(path))} ".recover" | sqlite3 repaired.sqlite3 '
-        "and set DATABASE_PATH to repaired.sqlite3."
-    )
-
-
-def _connect_writer(path: Path) -> sqlite3.Connection:
-    """The live-table writer's connection: it leaves checkpoints to ``db.checkpoint``."""
-    conn = _connect_thread(path)
-    conn.execute("PRAGMA wal_autocheckpoint = 0")
-    return conn
-
-
-def _connect_thread(path: Path) -> sqlite3.Connection:
-    """A connection for a thread of the database's own, with the settings
-    ``_configure`` checks."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    try:
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
-        mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
-        if str(mode).lower() != "wal":
-            raise StorageError(f"{path} left WAL mode (journal mode {mode!r})")
-        # NORMAL, not FULL: see the module's note on durability.
-        conn.execute("PRAGMA synchronous = NORMAL")
-        conn.execute("PRAGMA foreign_keys = ON")
-    except BaseException:
-        conn.close()
-        raise
-    return conn
-
-
-@asynccontextmanager
-async def _transaction(conn: aiosqlite.Connection) -> AsyncIterator[None]:
-    """BEGIN IMMEDIATE ... COMMIT, rolled back on any error.
-
-    IMMEDIATE takes the write lock up front, so a transaction cannot fail
-    half-way with "database is locked" after it has read what it acts on.
-    """
-    await conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-        await conn.execute("COMMIT")
-    except BaseException:
-        try:
-            if conn.in_transaction:
-                await conn.execute("ROLLBACK")
-        except Exception:  # the first error is the one to report
-            log.debug("rollback after a failed transaction also failed", exc_info=True)
-        raise

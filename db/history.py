@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-import aiosqlite
-
 from .models import HistoryEntry, HistoryPage, HistorySeat
 from .ratings import ordinal, places
+from .session import Session
 
 SQL_SERVER_PAGE: Final = """
 SELECT id, channel_id, abandoned, ended_at FROM matches WHERE guild_id = ?
@@ -40,14 +39,14 @@ def _in(count: int) -> str:
     return ", ".join("?" * count)
 
 
-async def entries(conn: aiosqlite.Connection, rows: Sequence[Sequence[Any]]) -> list[HistoryEntry]:
+async def entries(conn: Session, rows: Sequence[Sequence[Any]]) -> list[HistoryEntry]:
     """The history entries of these ``matches`` rows (id, channel, abandoned, end)."""
     ids = [int(row[0]) for row in rows]
     if not ids:
         return []
     marks = _in(len(ids))
     seats: dict[int, list[tuple[Any, ...]]] = {i: [] for i in ids}
-    for row in await conn.execute_fetchall(
+    for row in await conn.fetch(
         "SELECT match_id, player_key, user_id, name, computer, total, won FROM match_seats"
         f" WHERE match_id IN ({marks}) ORDER BY match_id, seat",
         ids,
@@ -55,13 +54,13 @@ async def entries(conn: aiosqlite.Connection, rows: Sequence[Sequence[Any]]) -> 
         seats[int(row[0])].append(tuple(row[1:]))
     hands = {
         int(match_id): int(count)
-        for match_id, count in await conn.execute_fetchall(
+        for match_id, count in await conn.fetch(
             f"SELECT match_id, COUNT(*) FROM hands WHERE match_id IN ({marks}) GROUP BY match_id",
             ids,
         )
     }
     changes: dict[tuple[int, int], float] = {}
-    for match_id, user_id, mu0, s0, mu1, s1 in await conn.execute_fetchall(
+    for match_id, user_id, mu0, s0, mu1, s1 in await conn.fetch(
         "SELECT match_id, user_id, mu_before, sigma_before, mu_after, sigma_after"
         f" FROM match_ratings WHERE match_id IN ({marks}) AND user_id IS NOT NULL",
         ids,
@@ -99,16 +98,14 @@ async def entries(conn: aiosqlite.Connection, rows: Sequence[Sequence[Any]]) -> 
 
 
 async def page(
-    conn: aiosqlite.Connection, guild_id: int, user_id: int | None, number: int, per_page: int
+    conn: Session, guild_id: int, user_id: int | None, number: int, per_page: int
 ) -> HistoryPage:
     """Page ``number`` (from 1) of a server's history, or of one member's in it."""
     offset = (number - 1) * per_page
     if user_id is None:
-        rows = await conn.execute_fetchall(SQL_SERVER_PAGE, (guild_id, per_page + 1, offset))
+        rows = await conn.fetch(SQL_SERVER_PAGE, (guild_id, per_page + 1, offset))
     else:
-        rows = await conn.execute_fetchall(
-            SQL_MEMBER_PAGE, (user_id, guild_id, per_page + 1, offset)
-        )
+        rows = await conn.fetch(SQL_MEMBER_PAGE, (user_id, guild_id, per_page + 1, offset))
     found = [tuple(row) for row in rows]
     return HistoryPage(
         entries=await entries(conn, found[:per_page]),
@@ -117,13 +114,13 @@ async def page(
     )
 
 
-async def one(conn: aiosqlite.Connection, guild_id: int, match_id: int) -> HistoryEntry | None:
+async def one(conn: Session, guild_id: int, match_id: int) -> HistoryEntry | None:
     """The history entry of one match of this server, or None."""
-    rows = [tuple(row) for row in await conn.execute_fetchall(SQL_ONE_MATCH, (match_id, guild_id))]
+    rows = [tuple(row) for row in await conn.fetch(SQL_ONE_MATCH, (match_id, guild_id))]
     found = await entries(conn, rows)
     return found[0] if found else None
 
 
-async def latest_in_channel(conn: aiosqlite.Connection, channel_id: int) -> int | None:
-    rows = list(await conn.execute_fetchall(SQL_LATEST_IN_CHANNEL, (channel_id,)))
+async def latest_in_channel(conn: Session, channel_id: int) -> int | None:
+    rows = list(await conn.fetch(SQL_LATEST_IN_CHANNEL, (channel_id,)))
     return int(rows[0][0]) if rows else None

@@ -19,10 +19,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-import aiosqlite
 from openskill.models import PlackettLuce
 
 from .models import MatchRecord, SeatRecord
+from .session import Session
 
 # The model's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300) are the ones
 # the Weng-Lin paper and openskill's documentation use.
@@ -40,7 +40,7 @@ SELECT number, name, started_at, ended_at FROM seasons WHERE guild_id = ? ORDER 
 """
 SQL_SEASON_BY_NAME: Final = """
 SELECT number, name, started_at, ended_at FROM seasons
-WHERE guild_id = ? AND name = ? COLLATE NOCASE
+WHERE guild_id = ? AND lower(name) = lower(?)
 """
 SQL_SEASON_BY_NUMBER: Final = """
 SELECT number, name, started_at, ended_at FROM seasons WHERE guild_id = ? AND number = ?
@@ -110,9 +110,10 @@ WITH mine AS (
     WHERE guild_id = ?1 AND user_id = ?2 ORDER BY match_id DESC LIMIT ?3
 )
 SELECT o.player, o.user_id, MAX(o.name),
-       SUM(mine.place < o.place), SUM(mine.place > o.place), COUNT(*)
+       SUM(CASE WHEN mine.place < o.place THEN 1 ELSE 0 END),
+       SUM(CASE WHEN mine.place > o.place THEN 1 ELSE 0 END), COUNT(*)
 FROM mine JOIN match_ratings AS o ON o.match_id = mine.match_id AND o.player <> mine.player
-GROUP BY o.player
+GROUP BY o.player, o.user_id
 """
 
 
@@ -169,8 +170,8 @@ def is_rated(match: MatchRecord) -> bool:
     return not match.abandoned and MIN_RATED_SEATS <= len(match.seats) <= MAX_RATED_SEATS
 
 
-async def current_season(conn: aiosqlite.Connection, guild_id: int) -> int:
-    rows = list(await conn.execute_fetchall(SQL_CURRENT_SEASON, (guild_id,)))
+async def current_season(conn: Session, guild_id: int) -> int:
+    rows = list(await conn.fetch(SQL_CURRENT_SEASON, (guild_id,)))
     return int(rows[0][0])
 
 
@@ -269,7 +270,7 @@ def prior_of(found: Sequence[Sequence[Any]]) -> Prior:
     return (float(mu), float(sigma), int(played), int(wins))
 
 
-async def rate_match(conn: aiosqlite.Connection, match_id: int, match: MatchRecord) -> list[Rated]:
+async def rate_match(conn: Session, match_id: int, match: MatchRecord) -> list[Rated]:
     """Rate a just-recorded match in the server's current season, inside the
     caller's transaction; nothing for an unrated match (``rate_results``)."""
     if not is_rated(match):
@@ -277,7 +278,7 @@ async def rate_match(conn: aiosqlite.Connection, match_id: int, match: MatchReco
     season = await current_season(conn, match.guild_id)
     priors: dict[str, Prior] = {}
     for key in dict.fromkeys(rated_keys(match)):
-        found = list(await conn.execute_fetchall(SQL_PRIORS, (match.guild_id, season, key)))
+        found = list(await conn.fetch(SQL_PRIORS, (match.guild_id, season, key)))
         priors[key] = prior_of(found)
     results = rate_results(match, priors)
     put, added = rating_rows(match_id, match.guild_id, season, results, priors)

@@ -2,13 +2,13 @@
 
 When the database keeps refusing a finished (or abandoned) match, a damaged
 results table for instance, the bot does not hold the channel hostage: it
-writes the result here, beside the database file, closes the table and tells
+writes the result to a folder (beside an SQLite file), closes the table and tells
 the players. Once the database is repaired, the host records every kept
 result with::
 
-    python -m db.unrecorded rummy.sqlite3
+    python -m db.unrecorded rummy.sqlite3      (or the DATABASE_URL)
 
-(with the bot stopped: the database takes one process at a time). Each file
+(with the bot stopped, for SQLite: its file takes one process at a time). Each file
 is removed once its match is recorded, so running it twice records nothing
 twice.
 """
@@ -28,13 +28,9 @@ from typing import Any
 from .database import Database
 from .errors import StorageError
 from .models import HandMoves, HandRecord, MatchRecord, SeatRecord
+from .sqlite_store import kept_results_folder
 
-SUFFIX = ".unrecorded"
-
-
-def folder_for(database_path: Path) -> Path:
-    """Where the results a database could not take are kept: beside it."""
-    return database_path.with_name(database_path.name + SUFFIX)
+folder_for = kept_results_folder
 
 
 def keep(folder: Path, record: MatchRecord) -> Path:
@@ -105,9 +101,10 @@ async def record_kept(db: Database, folder: Path) -> tuple[int, list[str]]:
     return recorded, problems
 
 
-async def _record_into(database: Path, folder: Path) -> int:
+async def _record_into(database: str, folder: Path | None) -> int:
     db = await Database.open(database)
     try:
+        folder = folder or db.kept_results
         recorded, problems = await record_kept(db, folder)
     finally:
         await db.close()
@@ -122,14 +119,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m db.unrecorded",
         description="Record the match results the bot kept because its database refused them.",
     )
-    parser.add_argument("database", type=Path, help="the bot's database file (DATABASE_PATH)")
+    parser.add_argument(
+        "database", help="the bot's database: its file (DATABASE_PATH) or DATABASE_URL"
+    )
     parser.add_argument(
         "--folder", type=Path, help="where the results were kept (default: beside the database)"
     )
     args = parser.parse_args(argv)
-    folder = args.folder or folder_for(args.database)
     try:
-        return asyncio.run(_record_into(args.database, folder))
+        return asyncio.run(_record_into(args.database, args.folder))
     except StorageError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

@@ -142,7 +142,7 @@ class TableWork:
         self.db = db
         self.tables = tables
         self.after_save = after_save
-        self.kept_results = unrecorded.folder_for(db.path)
+        self.kept_results = db.kept_results
         # Channel -> failed attempts in a row to record its match.
         self._record_failures: dict[int, int] = {}
 

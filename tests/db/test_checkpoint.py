@@ -14,7 +14,7 @@ import pytest
 
 from db import Database
 from db.checkpoint import Checkpointer
-from db.database import _connect_thread, _connect_writer
+from db.sqlite_store import _connect_thread, _connect_writer
 from tests.waiting import until
 
 from .test_group_commit import table

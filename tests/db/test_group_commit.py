@@ -45,7 +45,7 @@ async def test_a_save_after_close_is_refused(db: Database) -> None:
 
 
 async def test_more_saves_than_one_statement_takes_all_land(db: Database) -> None:
-    from db.database import MAX_SAVES_PER_COMMIT
+    from db.sqlite_store import MAX_SAVES_PER_COMMIT
 
     channels = range(2 * MAX_SAVES_PER_COMMIT + 7)
     await asyncio.gather(*(db.save_live_table(table(channel, channel)) for channel in channels))
