@@ -5,6 +5,7 @@ All SQL of the project lives in this package.  The bot uses :class:`Database`
 value types below; nothing else here is part of the interface.
 """
 
+from . import postgres_store as _postgres_store  # noqa: F401  (registers the store)
 from . import sqlite_store as _sqlite_store  # noqa: F401  (registers the store)
 from .database import Database
 from .errors import (

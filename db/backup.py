@@ -1,17 +1,22 @@
 """A consistent copy of the database, taken while the bot keeps running::
 
     python -m db.backup rummy.sqlite3 backups/rummy-2026-11-23.sqlite3
+    python -m db.backup postgresql://rummy@db/rummy backups/rummy-2026-11-23.dump
 
 SQLite's online backup copies the file page by page between the bot's
 commits, so the copy is one moment of the database (every saved game, every
 result), never a half-written file as a plain ``cp`` of a busy database can be.
-The copy is checked before the command says it is done.
+For PostgreSQL it runs ``pg_dump``, which reads one snapshot of the database,
+in its custom format (``pg_restore`` puts it back). Either copy is checked
+before the command says it is done.
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import sqlite3
+import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -60,16 +65,61 @@ def backup(source: Path, target: Path) -> int:
     return pages
 
 
+def dump(url: str, target: Path, pg_dump: str = "pg_dump") -> int:
+    """``pg_dump`` the PostgreSQL database at ``url`` to the new file ``target``,
+    then list it with ``pg_restore`` as the check; the number of entries in it."""
+    if target.exists():
+        raise BackupError(f"{target} exists already: give a new file name")
+    if not target.parent.is_dir():
+        raise BackupError(f"{target.parent} is not a folder")
+    program = shutil.which(pg_dump)
+    if program is None:
+        raise BackupError(
+            f"{pg_dump} was not found: install PostgreSQL's client programs "
+            "(the same major version as the server), or give --pg-dump"
+        )
+    partial = target.with_name(target.name + ".partial")
+    made = subprocess.run(
+        [program, "--format=custom", "--no-owner", f"--file={partial}", f"--dbname={url}"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if made.returncode != 0:
+        partial.unlink(missing_ok=True)
+        raise BackupError(f"pg_dump failed: {' '.join(made.stderr.split())}")
+    listed = subprocess.run(
+        [str(Path(program).with_name("pg_restore")), "--list", str(partial)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if listed.returncode != 0 or "TABLE DATA" not in listed.stdout:
+        partial.unlink(missing_ok=True)
+        raise BackupError(f"the dump of the database failed its check: {listed.stderr.strip()}")
+    partial.rename(target)
+    return sum(1 for line in listed.stdout.splitlines() if line and not line.startswith(";"))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m db.backup",
         description="Copy the bot's database to a new file while the bot runs.",
     )
-    parser.add_argument("database", type=Path, help="the bot's database (DATABASE_PATH)")
+    parser.add_argument(
+        "database", help="the bot's database: its file (DATABASE_PATH) or its DATABASE_URL"
+    )
     parser.add_argument("target", type=Path, help="the new file to write the copy to")
+    parser.add_argument(
+        "--pg-dump", default="pg_dump", help="the pg_dump program to use (default: from PATH)"
+    )
     args = parser.parse_args(argv)
     try:
-        pages = backup(args.database, args.target)
+        if args.database.startswith(("postgresql://", "postgres://")):
+            entries = dump(args.database, args.target, args.pg_dump)
+            print(f"dumped the database to {args.target} ({entries} entries, checked)")
+            return 0
+        pages = backup(Path(args.database), args.target)
     except BackupError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

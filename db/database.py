@@ -75,7 +75,8 @@ FROM live_tables ORDER BY channel_id
 SQL_SET_ASIDE: Final = """
 INSERT INTO set_aside_tables
     (channel_id, guild_id, message_id, rules, state, updated_at, error, set_aside_at)
-SELECT channel_id, guild_id, message_id, rules, state, updated_at, ?, ?
+SELECT channel_id, guild_id, message_id, rules, state, updated_at,
+       CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION)
 FROM live_tables WHERE channel_id = ?
 """
 SQL_LIST_SET_ASIDE: Final = """
@@ -370,6 +371,10 @@ class Database(abc.ABC):
     async def _unit(self, what: str, body: Callable[[Session], Awaitable[T]]) -> T:
         """Run ``body`` on a session of its own; the store's errors become
         StorageError naming ``what``."""
+
+    def _start_unit(self, what: str, body: Callable[[Session], Awaitable[T]]) -> asyncio.Future[T]:
+        """The task that runs the unit (``_unit``)."""
+        return asyncio.ensure_future(self._unit(what, body))
 
     async def __aenter__(self) -> Database:
         return self
@@ -901,7 +906,7 @@ class Database(abc.ABC):
         half-open; the unit still commits or rolls back, and the caller just
         stops waiting for it.
         """
-        task = asyncio.ensure_future(self._unit(what, body))
+        task = self._start_unit(what, body)
         try:
             return await asyncio.shield(task)
         except asyncio.CancelledError:

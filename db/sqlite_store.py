@@ -36,7 +36,7 @@ from typing import Any, ClassVar, Final, TypeVar
 import aiosqlite
 
 from .checkpoint import Checkpointer
-from .database import Database, is_server_url, to_json
+from .database import SQL_SAVE_LIVE, Database, is_server_url, to_json
 from .errors import DatabaseDamagedError, StorageError
 from .lock import ProcessLock
 from .migrations import LATEST_VERSION, migrate
@@ -52,13 +52,6 @@ BUSY_TIMEOUT_MS: Final = 5000
 """How long a statement waits for a lock held by an outside reader or writer
 (an operator's ``sqlite3`` shell) before failing with a StorageError."""
 
-SQL_SAVE_LIVE: Final = """
-INSERT INTO live_tables (channel_id, guild_id, message_id, rules, state, updated_at)
-VALUES (?, ?, ?, ?, ?, ?)
-ON CONFLICT (channel_id) DO UPDATE SET
-    guild_id = excluded.guild_id, message_id = excluded.message_id,
-    rules = excluded.rules, state = excluded.state, updated_at = excluded.updated_at
-"""
 # Six parameters a row: far below SQLite's limit of 32,766 in one statement.
 MAX_SAVES_PER_COMMIT: Final = 500
 

@@ -10,12 +10,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 
 import discord
 import pytest
 
 from tests.fakediscord import BotRunner, FakeDiscord, point_discord_at, run_client
+from tests.postgres_server import PostgresServer
 
 StartBot = Callable[..., Awaitable[BotRunner]]
 
@@ -59,3 +60,14 @@ async def start_bot(fake_discord: FakeDiscord) -> AsyncIterator[StartBot]:
     problems += fake_discord.take_problems()
     if problems:
         pytest.fail("Bot run problems:\n" + "\n".join(f"  - {p}" for p in problems), pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A real PostgreSQL server for the whole run, started on first use."""
+    server = PostgresServer()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.remove()

@@ -9,7 +9,7 @@ import pytest
 
 from db import Database, LiveTable, StorageError
 
-from .test_lock_and_faults import writes_fail
+from .conftest import StoreFails
 
 
 def table(channel_id: int, turn: int) -> LiveTable:
@@ -23,9 +23,11 @@ async def test_saves_made_at_once_all_land_and_the_last_of_a_table_wins(db: Data
     assert [(t.channel_id, t.state["turn"]) for t in loaded] == [(c, 2) for c in range(20)]
 
 
-async def test_a_failed_group_commit_fails_every_save_in_it(db: Database) -> None:
+async def test_a_failed_group_commit_fails_every_save_in_it(
+    db: Database, store_fails: StoreFails
+) -> None:
     await db.save_live_table(table(1, 1))
-    with writes_fail():
+    with store_fails():
         results = await asyncio.gather(
             *(db.save_live_table(table(channel, 2)) for channel in (1, 2, 3)),
             return_exceptions=True,
@@ -53,12 +55,12 @@ async def test_more_saves_than_one_statement_takes_all_land(db: Database) -> Non
     assert sorted((t.channel_id, t.state["turn"]) for t in loaded) == [(c, c) for c in channels]
 
 
-async def test_saves_made_just_before_close_are_on_disk_after_it(db_path: Path) -> None:
-    db = await Database.open(db_path)
+async def test_saves_made_just_before_close_are_on_disk_after_it(db_target: str | Path) -> None:
+    db = await Database.open(db_target)
     saves = [asyncio.create_task(db.save_live_table(table(channel, 1))) for channel in range(30)]
     await asyncio.sleep(0)  # every save is handed to the writer...
     await db.close()  # ...and close waits for them
     assert all(save.done() and save.exception() is None for save in saves)
-    async with await Database.open(db_path) as reopened:
+    async with await Database.open(db_target) as reopened:
         loaded = (await reopened.load_live_tables()).tables
     assert sorted(t.channel_id for t in loaded) == list(range(30))

@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
 
 from db import Database, StorageError
 
+from .conftest import Outside
 
-async def test_rules_are_per_server_and_survive_reopen(db_path: Path) -> None:
-    async with await Database.open(db_path) as db:
+
+async def test_rules_are_per_server_and_survive_reopen(db_target: str | Path) -> None:
+    async with await Database.open(db_target) as db:
         assert await db.get_guild_rules(1) is None
         await db.set_guild_rules(1, {"hand_size": 10, "target": 250, "name": "Règles ♣"})
         await db.set_guild_rules(2, {"hand_size": 7})
         await db.set_guild_rules(1, {"hand_size": 7, "target": 500})
-    async with await Database.open(db_path) as db:
+    async with await Database.open(db_target) as db:
         assert await db.get_guild_rules(1) == {"hand_size": 7, "target": 500}
         assert await db.get_guild_rules(2) == {"hand_size": 7}
         assert await db.get_guild_rules(3) is None
@@ -30,13 +31,11 @@ async def test_unserialisable_rules_are_refused(db: Database) -> None:
 
 
 async def test_every_servers_rules_load_at_once_without_a_damaged_row(
-    db: Database, caplog: pytest.LogCaptureFixture
+    db: Database, outside: Outside, caplog: pytest.LogCaptureFixture
 ) -> None:
     await db.set_guild_rules(1, {"target": 100})
     await db.set_guild_rules(2, {"hands": 3})
     await db.set_guild_rules(3, {"target": 200})
-    with sqlite3.connect(db.path) as outside:  # as an operator's shell would
-        outside.execute("UPDATE guild_settings SET rules = '[1]' WHERE guild_id = 3")
-    outside.close()
+    await outside("UPDATE guild_settings SET rules = '[1]' WHERE guild_id = 3")
     assert await db.load_guild_rules() == {1: {"target": 100}, 2: {"hands": 3}}
     assert "unreadable house rules of guild 3" in caplog.text

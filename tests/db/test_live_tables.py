@@ -11,6 +11,8 @@ import pytest
 
 from db import BrokenTable, Database, LiveTable, StorageError
 
+from .conftest import Outside
+
 
 def table(channel_id: int, turn: int = 0, **extra: Any) -> LiveTable:
     state: dict[str, Any] = {
@@ -33,12 +35,12 @@ def table(channel_id: int, turn: int = 0, **extra: Any) -> LiveTable:
     return LiveTable(**fields)
 
 
-async def test_save_load_round_trip_survives_reopen(db_path: Path) -> None:
+async def test_save_load_round_trip_survives_reopen(db_target: str | Path) -> None:
     saved = [table(1), table(2, message_id=None), table(3, turn=4)]
-    async with await Database.open(db_path) as db:
+    async with await Database.open(db_target) as db:
         for t in saved:
             await db.save_live_table(t)
-    async with await Database.open(db_path) as db:
+    async with await Database.open(db_target) as db:
         loaded = await db.load_live_tables()
     assert loaded.tables == saved
     assert loaded.broken == []
@@ -127,7 +129,7 @@ async def test_corrupt_row_is_set_aside_kept_and_the_rest_load(db_path: Path, ki
     assert kept == [before], "the set-aside row must be byte-for-byte what was saved"
 
 
-async def test_set_aside_live_table_keeps_the_row(db: Database, db_path: Path) -> None:
+async def test_set_aside_live_table_keeps_the_row(db: Database, outside: Outside) -> None:
     await db.save_live_table(table(1))
     await db.save_live_table(table(2))
     await db.set_aside_live_table(1, "engine: unknown state version 99")
@@ -136,9 +138,7 @@ async def test_set_aside_live_table_keeps_the_row(db: Database, db_path: Path) -
     assert await db.set_aside_tables() == [
         BrokenTable(channel_id=1, guild_id=77, error="engine: unknown state version 99")
     ]
-    raw = sqlite3.connect(db_path)
-    (state,) = raw.execute("SELECT state FROM set_aside_tables").fetchone()
-    raw.close()
+    [(state,)] = await outside("SELECT state FROM set_aside_tables")
     assert '"turn":0' in state
 
 

@@ -6,7 +6,6 @@ the rules give; the database must hold exactly those figures.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from openskill.models import PlackettLuce
 
 from db import Database, LiveTable, MatchRecord, SeasonRefused, SeatRecord, StorageError
 
+from .conftest import Outside
 from .factories import computer, hand, human, match
 
 MODEL = PlackettLuce()
@@ -29,14 +29,6 @@ def three_way(scores: dict[str, int], *, guild_id: int = 1, ended_at: float = 1e
         guild_id=guild_id,
         ended_at=ended_at,
     )
-
-
-def rows(path: Path, sql: str) -> list[tuple[object, ...]]:
-    conn = sqlite3.connect(path)
-    try:
-        return [tuple(r) for r in conn.execute(sql)]
-    finally:
-        conn.close()
 
 
 async def test_ratings_are_openskills_own_figures(db: Database) -> None:
@@ -71,7 +63,9 @@ async def test_a_tie_rates_equally(db: Database) -> None:
     assert board[11].mu == pytest.approx(x.mu) and board[13].mu == pytest.approx(z.mu)
 
 
-async def test_computers_are_rated_per_level_and_never_listed(db_path: Path) -> None:
+async def test_computers_are_rated_per_level_and_never_listed(
+    db_target: str | Path, outside: Outside
+) -> None:
     seats = [
         human("a", 11, "Ann"),
         SeatRecord("c1", None, "Ada", True, "hard"),
@@ -79,16 +73,16 @@ async def test_computers_are_rated_per_level_and_never_listed(db_path: Path) -> 
         SeatRecord("c3", None, "Cid", True, "easy"),
     ]
     scores = {"a": 30, "c1": 10, "c2": 20, "c3": 0}
-    async with await Database.open(db_path) as db:
+    async with await Database.open(db_target) as db:
         await db.record_match(match(seats, [hand(1, scores, went_out="a")], ("a",)))
         board = await db.rating_board(1)
     assert [r.user_id for r in board.rows] == [11] and board.total_players == 1
-    stored = dict((str(p), int(m)) for p, m in rows(db_path, "SELECT player, matches FROM ratings"))
+    stored = dict((str(p), int(m)) for p, m in await outside("SELECT player, matches FROM ratings"))
     assert stored == {"u11": 1, "cpu:hard": 1, "cpu:easy": 1}
     # Both hard computers were rated from the same prior; the level keeps their mean.
     after = MODEL.rate([[MODEL.rating()] for _ in range(4)], ranks=[1, 3, 2, 4])
     mean = (after[1][0].mu + after[2][0].mu) / 2
-    [(hard_mu,)] = rows(db_path, "SELECT mu FROM ratings WHERE player = 'cpu:hard'")
+    [(hard_mu,)] = await outside("SELECT mu FROM ratings WHERE player = 'cpu:hard'")
     assert hard_mu == pytest.approx(mean)
 
 
@@ -103,38 +97,41 @@ async def test_abandoned_and_one_seat_matches_are_not_rated(db: Database) -> Non
     assert [s.rating_change for s in page.entries[0].seats] == [None, None]
 
 
-async def test_a_refused_rating_records_nothing_of_the_match(db_path: Path) -> None:
-    async with await Database.open(db_path) as db:
+REFUSE_RATINGS = {
+    "sqlite": "CREATE TRIGGER no_ratings BEFORE INSERT ON match_ratings"
+    " BEGIN SELECT RAISE(ABORT, 'refused'); END",
+    "postgresql": "ALTER TABLE match_ratings ADD CONSTRAINT no_ratings CHECK (place < 0)",
+}
+
+
+async def test_a_refused_rating_records_nothing_of_the_match(
+    db_target: str | Path, store: str, outside: Outside
+) -> None:
+    async with await Database.open(db_target) as db:
         pass
-    conn = sqlite3.connect(db_path)
-    conn.execute(
-        "CREATE TRIGGER no_ratings BEFORE INSERT ON match_ratings"
-        " BEGIN SELECT RAISE(ABORT, 'refused'); END"
-    )
-    conn.commit()
-    conn.close()
-    async with await Database.open(db_path) as db:
+    await outside(REFUSE_RATINGS[store])
+    async with await Database.open(db_target) as db:
         with pytest.raises(StorageError):
             await db.record_match(three_way({"a": 9, "b": 1, "c": 0}))
         assert (await db.history(1)).entries == []
         assert (await db.leaderboard(1)).total_players == 0
-    assert rows(db_path, "SELECT COUNT(*) FROM ratings") == [(0,)]
+    assert await outside("SELECT COUNT(*) FROM ratings") == [(0,)]
 
 
 async def test_a_match_is_rated_once_when_the_bot_dies_after_recording_it(
-    db_path: Path,
+    db_target: str | Path, outside: Outside
 ) -> None:
     record = three_way({"a": 9, "b": 1, "c": 0})
-    db = await Database.open(db_path)
+    db = await Database.open(db_target)
     await db.save_live_table(LiveTable(100, 1, None, {}, {"x": 1}, 1.0))
     await db.record_match(record, remove_live=100)
     db.abandon()  # killed at once, no clean close
-    async with await Database.open(db_path) as db:
+    async with await Database.open(db_target) as db:
         # The live table left with the result: a restart has nothing to finish
         # again, and the rating counted the match once.
         assert (await db.load_live_tables()).tables == []
         assert [r.matches for r in (await db.rating_board(1)).rows] == [1, 1, 1]
-    assert rows(db_path, "SELECT COUNT(*) FROM match_ratings") == [(3,)]
+    assert await outside("SELECT COUNT(*) FROM match_ratings") == [(3,)]
 
 
 async def test_rating_becomes_the_default_once_someone_is_established(db: Database) -> None:

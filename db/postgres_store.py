@@ -1,0 +1,355 @@
+"""The PostgreSQL store: several bot processes on one database server.
+
+Chosen with ``DATABASE_URL=postgresql://...``. The queries are those of
+``db.database``; here a unit of work borrows a connection of an asyncpg pool
+for its time, so units run side by side, each in its own transaction where it
+needs one. Units that read and rewrite a server's ratings take that server's
+turn (a transaction-scoped advisory lock), whichever process runs them.
+
+Durability: PostgreSQL's own. A live-table save or a recorded match is
+committed, so on the server's disk (``synchronous_commit`` as the server is
+set), before its method returns. Concurrent commits share the server's log
+flushes, as SQLite's group commit does by hand.
+
+A connection that breaks (the server restarted, the network dropped) fails
+the unit it carried with StorageError, and the pool forgets every connection
+of the same age, so the next unit connects afresh: play resumes when the
+server is back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import os
+import re
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from pathlib import Path
+from typing import Any, Final, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+from asyncpg.pool import PoolConnectionProxy
+
+from .database import SQL_SAVE_LIVE, Database, is_server_url, to_json
+from .errors import DatabaseTooNewError, StorageError
+from .migrations import LATEST_VERSION
+from .models import LiveTable
+from .postgres_schema import POSTGRES_MIGRATIONS
+from .session import Row, Session
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# A click waits on a save: a server that does not answer must fail it in time
+# for the "not saved" answer, not hang it.
+CONNECT_TIMEOUT: Final = 5.0
+COMMAND_TIMEOUT: Final = 10.0
+POOL_SIZE: Final = 10
+# Dead peers (a host that lost power) are noticed within about 20 seconds, so
+# their shard leases (``db.leases``) come free for a standby.
+KEEPALIVES: Final = {
+    "tcp_keepalives_idle": "10",
+    "tcp_keepalives_interval": "5",
+    "tcp_keepalives_count": "2",
+}
+# The first key of the advisory lock the migrations take: "RUMY".
+MIGRATION_LOCK: Final = 0x52554D59
+
+# A connection of its own or one lent by the pool.
+Connection = asyncpg.Connection | PoolConnectionProxy
+
+_PLACEHOLDER: Final = re.compile(r"\?(\d*)")
+
+
+@functools.lru_cache(maxsize=512)
+def dollar_params(sql: str) -> str:
+    """The statement with asyncpg's ``$n`` for each ``?`` (``?N`` keeps its number)."""
+    count = 0
+
+    def number(found: re.Match[str]) -> str:
+        nonlocal count
+        if found.group(1):
+            return f"${found.group(1)}"
+        count += 1
+        return f"${count}"
+
+    return _PLACEHOLDER.sub(number, sql)
+
+
+def shown_url(url: str) -> str:
+    """The URL without its password, as logs and errors may show it."""
+    parts = urlsplit(url)
+    host = parts.netloc.rpartition("@")[2]
+    user = parts.username
+    netloc = f"{user}@{host}" if user else host
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
+
+
+class PostgresSession(Session):
+    """One pooled asyncpg connection, as the queries see it."""
+
+    def __init__(self, conn: Connection) -> None:
+        self._conn = conn
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return [tuple(row) for row in await self._conn.fetch(dollar_params(sql), *params)]
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        status = await self._conn.execute(dollar_params(sql), *params)
+        # "DELETE 3", "INSERT 0 1", "UPDATE 2": the last word counts the rows.
+        last = status.rsplit(" ", 1)[-1]
+        return int(last) if last.isdigit() else 0
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        batch = list(rows)
+        if batch:
+            await self._conn.executemany(dollar_params(sql), batch)
+
+    async def serialise(self, key: int) -> None:
+        await self._conn.execute("SELECT pg_advisory_xact_lock($1)", key)
+
+    def transaction(self) -> AbstractAsyncContextManager[None]:
+        return _transaction(self._conn)
+
+
+@asynccontextmanager
+async def _transaction(conn: Connection) -> AsyncIterator[None]:
+    async with conn.transaction():
+        yield
+
+
+class PostgresDatabase(Database):
+    """A PostgreSQL database; open with ``await Database.open(url)``."""
+
+    def __init__(self, url: str, pool: asyncpg.Pool, kept_results: Path) -> None:
+        # Use Database.open: it connects and migrates before this exists.
+        self.url = url
+        self.where = shown_url(url)
+        self.kept_results = kept_results
+        self._pool: asyncpg.Pool | None = pool
+        self._observe_commit: Callable[[float], None] | None = None
+        # Units under way: close() lets them finish, as a save made just before
+        # it must still be written.
+        self._units: set[asyncio.Future[Any]] = set()
+
+    @classmethod
+    def handles(cls, target: str | os.PathLike[str]) -> bool:
+        return is_server_url(target)
+
+    @classmethod
+    async def open(
+        cls, url: str | os.PathLike[str], *, kept_results: Path | None = None
+    ) -> PostgresDatabase:
+        """Connect, check the server answers and takes writes, and migrate the
+        database to the latest schema.
+
+        Raises DatabaseTooNewError if a newer release wrote it, StorageError
+        for anything else (a malformed URL, a server down or refusing the
+        user, a database that is not the bot's, a failed migration), with a
+        message that says what to check. ``kept_results`` defaults to
+        ``rummy-results.unrecorded`` in the working folder.
+        """
+        target = str(url)
+        where = shown_url(target)
+        try:
+            pool = await asyncpg.create_pool(
+                target,
+                # None kept open while idle: a server that went away leaves no
+                # connection to be re-made in the background, only on demand.
+                min_size=0,
+                max_size=POOL_SIZE,
+                timeout=CONNECT_TIMEOUT,
+                command_timeout=COMMAND_TIMEOUT,
+                server_settings=KEEPALIVES,
+            )
+        except (ValueError, asyncpg.InterfaceError) as exc:
+            raise StorageError(_connect_error(where, exc)) from exc
+        try:
+            async with pool.acquire(timeout=CONNECT_TIMEOUT) as conn:
+                await migrate(conn, where)
+        except BaseException as exc:
+            pool.terminate()
+            if isinstance(exc, StorageError):
+                raise
+            if _unreachable(exc) or isinstance(
+                exc,
+                ValueError
+                | asyncpg.InvalidCatalogNameError
+                | asyncpg.InvalidAuthorizationSpecificationError,
+            ):
+                raise StorageError(_connect_error(where, exc)) from exc
+            if isinstance(exc, asyncpg.PostgresError):
+                raise StorageError(f"cannot prepare the database {where}: {exc}") from exc
+            raise
+        log.info("database %s open at schema version %d", where, LATEST_VERSION)
+        return cls(target, pool, kept_results or Path("rummy-results.unrecorded"))
+
+    async def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        if self._units:
+            await asyncio.wait(self._units)
+        try:
+            await asyncio.wait_for(pool.close(), COMMAND_TIMEOUT)
+        except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
+            log.warning("closing %s did not finish; connections cut", self.where)
+            pool.terminate()
+
+    def abandon(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            # Cut, not closed: the server rolls back what was open, as for a
+            # process that died.
+            pool.terminate()
+
+    async def save_live_table(self, table: LiveTable) -> None:
+        try:
+            row = (
+                table.channel_id,
+                table.guild_id,
+                table.message_id,
+                to_json(table.rules),
+                to_json(table.state),
+                table.updated_at,
+            )
+        except (TypeError, ValueError) as exc:
+            raise StorageError(
+                f"cannot serialise the table in channel {table.channel_id}: {exc}"
+            ) from exc
+
+        async def body(conn: Session) -> None:
+            started = time.perf_counter()
+            await conn.execute(SQL_SAVE_LIVE, row)
+            if self._observe_commit is not None:
+                self._observe_commit(time.perf_counter() - started)
+
+        await self._run(f"saving the live table in channel {table.channel_id}", body)
+
+    def time_commits(self, observe: Callable[[float], None]) -> None:
+        self._observe_commit = observe
+
+    def _start_unit(self, what: str, body: Callable[[Session], Awaitable[T]]) -> asyncio.Future[T]:
+        # The pool is taken now, not when the task first runs: a unit asked for
+        # before close() is one close() waits for.
+        task = asyncio.ensure_future(self._on_pool(self._pool, what, body))
+        self._units.add(task)
+        task.add_done_callback(self._units.discard)
+        return task
+
+    async def _unit(self, what: str, body: Callable[[Session], Awaitable[T]]) -> T:
+        return await self._start_unit(what, body)
+
+    async def _on_pool(
+        self, pool: asyncpg.Pool | None, what: str, body: Callable[[Session], Awaitable[T]]
+    ) -> T:
+        if pool is None:
+            raise StorageError(f"{what} failed: the database {self.where} is closed")
+        try:
+            async with pool.acquire(timeout=CONNECT_TIMEOUT) as conn:
+                return await body(PostgresSession(conn))
+        except Exception as exc:
+            if _unreachable(exc):
+                # The link is gone (the server restarted or is down): every
+                # pooled connection is as old, so none is reused.
+                await pool.expire_connections()
+                raise StorageError(
+                    f"{what} failed: {self.where} cannot be reached ({exc})"
+                ) from exc
+            if isinstance(exc, asyncpg.PostgresError):
+                raise StorageError(f"{what} failed on {self.where}: {exc}") from exc
+            raise
+
+
+def _unreachable(exc: BaseException) -> bool:
+    """Whether ``exc`` says the server cannot be talked to (down, restarting,
+    shutting down, the connection cut), rather than refusing a statement."""
+    return isinstance(
+        exc,
+        OSError
+        | TimeoutError
+        | asyncpg.InterfaceError
+        | asyncpg.InternalClientError
+        | asyncpg.PostgresConnectionError
+        | asyncpg.OperatorInterventionError,
+    )
+
+
+async def schema_version(conn: Connection) -> int:
+    value = await conn.fetchval("SELECT max(version) FROM schema_version")
+    return 0 if value is None else int(value)
+
+
+async def migrate(conn: Connection, where: str, target: int = LATEST_VERSION) -> int:
+    """Apply every migration between the database's version and ``target``,
+    each in a transaction of its own; the version it is left at."""
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+        await conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_version ("
+            " version BIGINT PRIMARY KEY, name TEXT NOT NULL,"
+            " applied_at DOUBLE PRECISION NOT NULL)"
+        )
+    current = await schema_version(conn)
+    if current > LATEST_VERSION:
+        raise DatabaseTooNewError(
+            f"{where} has schema version {current}, but this bot only knows versions up to "
+            f"{LATEST_VERSION}: it was written by a newer release. Run that release (or "
+            "restore a backup); this one will not touch it."
+        )
+    if current == 0 and await _has_other_tables(conn):
+        raise StorageError(
+            f"{where} already holds tables but no Rummy schema: it is not a Rummy bot "
+            "database. Point DATABASE_URL at a new, empty database."
+        )
+    for migration in POSTGRES_MIGRATIONS[current:target]:
+        try:
+            async with conn.transaction():
+                # Processes starting together: the first migrates, the others
+                # wait here and then find the version already applied.
+                await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                if await schema_version(conn) >= migration.version:
+                    continue
+                await conn.execute(migration.script)
+                await conn.execute(
+                    "INSERT INTO schema_version (version, name, applied_at) VALUES ($1, $2, $3)",
+                    migration.version,
+                    migration.name,
+                    time.time(),
+                )
+        except asyncpg.PostgresError as exc:
+            raise StorageError(
+                f"migration {migration.version} ({migration.name}) failed on {where}: {exc}; "
+                f"the database is left unchanged at version {migration.version - 1}"
+            ) from exc
+        log.info("database %s migrated to version %d: %s", where, migration.version, migration.name)
+    return max(current, target)
+
+
+async def _has_other_tables(conn: Connection) -> bool:
+    found = await conn.fetchval(
+        "SELECT count(*) FROM information_schema.tables"
+        " WHERE table_schema = current_schema() AND table_name <> 'schema_version'"
+    )
+    return bool(found)
+
+
+def _connect_error(where: str, exc: BaseException) -> str:
+    """The refusal when the server cannot be reached or refuses us: what to check."""
+    if isinstance(exc, asyncpg.InvalidCatalogNameError):
+        hint = "the database does not exist: create it (createdb) or fix the name in DATABASE_URL"
+    elif isinstance(
+        exc, asyncpg.InvalidAuthorizationSpecificationError | asyncpg.InvalidPasswordError
+    ):
+        hint = "the server refused the user or password in DATABASE_URL"
+    elif isinstance(exc, ValueError):
+        hint = "DATABASE_URL is not a valid postgresql:// URL"
+    else:
+        hint = "check that the server is running and the host and port in DATABASE_URL"
+    detail = " ".join(str(exc).split()) or type(exc).__name__
+    return f"cannot connect to PostgreSQL at {where}: {detail}; {hint}."
