@@ -26,6 +26,7 @@ from dotenv import load_dotenv
 from app.bot import RummyBot
 from app.logs import setup_logging
 from app.settings import Settings, SettingsError
+from app.standby import claim_shards, keep_shards
 from db import StorageError
 from transport.private import missing_private_parts, point_at
 
@@ -40,46 +41,73 @@ DISCORD_API = "https://discord.com/api/v10"
 GC_YOUNG_THRESHOLD = 100_000
 
 
-def run_event_loop(main: Coroutine[Any, Any, None]) -> None:
+def run_event_loop(main: Coroutine[Any, Any, int]) -> int:
     try:
         import uvloop
     except ImportError:  # Windows has no uvloop: the standard loop does the same job
-        asyncio.run(main)
-    else:
-        uvloop.run(main)
+        return asyncio.run(main)
+    return uvloop.run(main)
 
 
-async def serve(bot: RummyBot, token: str) -> None:
-    """Open the database, log in and run until stopped, closing the bot (and its
-    database) on the way out.
+async def serve(bot: RummyBot, token: str) -> int:
+    """Open the database, take this process's shards, log in and run until
+    stopped, closing the bot (and its database) on the way out; the exit code.
 
     SIGTERM (what ``docker stop`` and systemd send) and SIGINT (Ctrl-C) stop it
     gracefully: no new clicks are taken, those in flight finish and are saved,
-    then the gateway and the database close and the process exits 0.
+    then the gateway and the database close and the process exits 0. On
+    PostgreSQL it first waits, as a standby, until no other process serves its
+    shards (``app.standby``), and exits 1 if it ever loses them.
     """
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError):  # Windows: Ctrl-C still interrupts
             loop.add_signal_handler(signum, stop.set)
+    lost = asyncio.Event()
+
+    def leases_lost() -> None:
+        lost.set()
+        stop.set()
+
     async with bot:
         # Before Discord: a database the bot cannot use (held by another bot,
-        # damaged, read-only) stops it before it connects to Discord.
-        await bot.open_database()
-        await bot.login(token)  # runs setup_hook: the game, the restored tables
-        # What start-up built lives as long as the process: the collector's full
-        # passes need not walk it again and again.
-        gc.freeze()
-        connection = asyncio.create_task(bot.connect(), name="gateway")
-        stopped = asyncio.create_task(stop.wait(), name="stop-signal")
-        await asyncio.wait((connection, stopped), return_when=asyncio.FIRST_COMPLETED)
-        stopped.cancel()
-        if connection.done():
-            connection.result()  # the gateway failed for good: say why
-            return
-        log.info("stopping: finishing the clicks in flight")
-        await bot.close()
-        await connection
+        # damaged, read-only, a server down) stops it before it connects to Discord.
+        db = await bot.open_database()
+        leases = db.shard_leases()
+        keeper: asyncio.Task[None] | None = None
+        try:
+            if leases is not None:
+                shards = await claim_shards(leases, bot.settings, stop)
+                if stop.is_set():
+                    return 0
+                bot.serve_shards(shards)
+                keeper = asyncio.create_task(
+                    keep_shards(leases, bot.settings.lease_check, leases_lost, stop),
+                    name="shard-leases",
+                )
+            await bot.login(token)  # runs setup_hook: the game, the restored tables
+            # What start-up built lives as long as the process: the collector's full
+            # passes need not walk it again and again.
+            gc.freeze()
+            connection = asyncio.create_task(bot.connect(), name="gateway")
+            stopped = asyncio.create_task(stop.wait(), name="stop-signal")
+            await asyncio.wait((connection, stopped), return_when=asyncio.FIRST_COMPLETED)
+            stopped.cancel()
+            if connection.done():
+                connection.result()  # the gateway failed for good: say why
+                return 1
+            log.info("stopping: finishing the clicks in flight")
+            await bot.close()
+            await connection
+        finally:
+            if keeper is not None:
+                keeper.cancel()
+            if leases is not None:
+                # After a graceful stop closed the database: a standby that takes
+                # over starts from every save made.
+                await leases.release()
+    return 1 if lost.is_set() else 0
 
 
 def main() -> int:
@@ -117,7 +145,7 @@ def main() -> int:
             # uvloop: the same asyncio, with the event loop and sockets in C; at
             # hundreds of clicks a second the loop's own bookkeeping is a
             # noticeable share of the bot's CPU.
-            run_event_loop(serve(bot, settings.token))
+            return run_event_loop(serve(bot, settings.token))
     except StorageError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

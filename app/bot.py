@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import Any
 
@@ -71,8 +72,18 @@ class RummyBot(commands.AutoShardedBot):
         """Open (and so check) the database, once; ``bot.py`` calls it before
         logging in, and ``setup_hook`` for a bot started any other way."""
         if self.db is None:
-            self.db = await Database.open(self.settings.database_path)
+            self.db = await Database.open(
+                self.settings.database, kept_results=self.settings.kept_results
+            )
         return self.db
+
+    def serve_shards(self, shards: tuple[int, ...] | None) -> None:
+        """Run exactly ``shards`` (None: as the settings say), as the shard leases
+        decided (``app.standby``): restored tables and gateway connections follow."""
+        if shards is None:
+            return
+        self.shard_ids = list(shards)
+        self.settings = dataclasses.replace(self.settings, shard_ids=shards)
 
     async def setup_hook(self) -> None:
         db = await self.open_database()

@@ -58,6 +58,24 @@ class Settings:
     # count), and which of them this process runs (None: all).
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    # PostgreSQL instead of the SQLite file, for several processes.
+    database_url: str | None = None
+    # A standby serves the shards nobody serves (on PostgreSQL), checking this often.
+    standby: bool = False
+    lease_check: float = 2.0
+
+    @property
+    def database(self) -> str | Path:
+        """What the database is opened from: DATABASE_URL if set, else DATABASE_PATH."""
+        return self.database_url or self.database_path
+
+    @property
+    def kept_results(self) -> Path | None:
+        """Where results the database refused are kept: beside an SQLite file
+        (the store's default), or beside DATABASE_PATH's folder for PostgreSQL."""
+        if self.database_url is None:
+            return None
+        return self.database_path.parent / "rummy-results.unrecorded"
 
     def serves(self, guild_id: int) -> bool:
         """Whether this process runs the shard of server ``guild_id``."""
@@ -82,6 +100,13 @@ class Settings:
         if level not in logging.getLevelNamesMapping():
             raise SettingsError(f"LOG_LEVEL {level!r} is not a logging level (try INFO).")
         shard_count = _shard_count(env)
+        database_url = _database_url(env)
+        standby = _yes_no(env, "STANDBY")
+        if standby and (database_url is None or shard_count is None):
+            raise SettingsError(
+                "STANDBY needs DATABASE_URL and SHARD_COUNT: a standby takes over the shards "
+                "another process served, and only PostgreSQL is shared between processes."
+            )
         log_format = env.get("LOG_FORMAT", "").strip().lower() or "text"
         if log_format not in LOG_FORMATS:
             raise SettingsError(f"LOG_FORMAT must be text or json, not {log_format!r}.")
@@ -96,6 +121,9 @@ class Settings:
             shard_count=shard_count,
             shard_ids=_shard_ids(env, shard_count),
             health_host=env.get("HEALTH_HOST", "").strip() or "127.0.0.1",
+            database_url=database_url,
+            standby=standby,
+            lease_check=_number(env, "LEASE_CHECK", 2.0, (0.05, 60.0), "a number of seconds"),
             log_format=log_format,
             game=GameConfig(
                 computer_delay=_seconds(env, "COMPUTER_DELAY", GameConfig.computer_delay),
@@ -140,6 +168,28 @@ def _shard_ids(env: dict[str, str], count: int | None) -> tuple[int, ...] | None
             f"0 to {count - 1}."
         )
     return ids
+
+
+def _database_url(env: dict[str, str]) -> str | None:
+    raw = env.get("DATABASE_URL", "").strip()
+    if not raw:
+        return None
+    if not raw.startswith(("postgresql://", "postgres://")):
+        shown = raw.split("://", 1)[0] + "://..." if "://" in raw else repr(raw)
+        raise SettingsError(
+            f"DATABASE_URL must be a postgresql:// URL (like postgresql://rummy:secret@db/rummy), "
+            f"not {shown}; leave it empty to use the SQLite file in DATABASE_PATH."
+        )
+    return raw
+
+
+def _yes_no(env: dict[str, str], name: str) -> bool:
+    raw = env.get(name, "").strip().lower()
+    if raw in ("", "0", "false", "no", "off"):
+        return False
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    raise SettingsError(f"{name} must be true or false, not {raw!r}.")
 
 
 def _port(env: dict[str, str], name: str) -> int | None:

@@ -27,6 +27,7 @@ import orjson
 
 from . import history, ratings
 from .errors import N_, SeasonRefused, StorageError
+from .leases import ShardLeases
 from .models import (
     BrokenTable,
     HandMoves,
@@ -371,6 +372,11 @@ class Database(abc.ABC):
     async def _unit(self, what: str, body: Callable[[Session], Awaitable[T]]) -> T:
         """Run ``body`` on a session of its own; the store's errors become
         StorageError naming ``what``."""
+
+    def shard_leases(self) -> ShardLeases | None:
+        """The shard leases of a store several processes share (``db.leases``);
+        None where one process has the store to itself (an SQLite file)."""
+        return None
 
     def _start_unit(self, what: str, body: Callable[[Session], Awaitable[T]]) -> asyncio.Future[T]:
         """The task that runs the unit (``_unit``)."""

@@ -29,15 +29,16 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequen
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any, Final, TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
 from .database import SQL_SAVE_LIVE, Database, is_server_url, to_json
 from .errors import DatabaseTooNewError, StorageError
+from .leases import ShardLeases
 from .migrations import LATEST_VERSION
 from .models import LiveTable
+from .postgres_link import COMMAND_TIMEOUT, CONNECT_TIMEOUT, KEEPALIVES, POOL_SIZE, shown_url
 from .postgres_schema import POSTGRES_MIGRATIONS
 from .session import Row, Session
 
@@ -45,18 +46,6 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-# A click waits on a save: a server that does not answer must fail it in time
-# for the "not saved" answer, not hang it.
-CONNECT_TIMEOUT: Final = 5.0
-COMMAND_TIMEOUT: Final = 10.0
-POOL_SIZE: Final = 10
-# Dead peers (a host that lost power) are noticed within about 20 seconds, so
-# their shard leases (``db.leases``) come free for a standby.
-KEEPALIVES: Final = {
-    "tcp_keepalives_idle": "10",
-    "tcp_keepalives_interval": "5",
-    "tcp_keepalives_count": "2",
-}
 # The first key of the advisory lock the migrations take: "RUMY".
 MIGRATION_LOCK: Final = 0x52554D59
 
@@ -79,15 +68,6 @@ def dollar_params(sql: str) -> str:
         return f"${count}"
 
     return _PLACEHOLDER.sub(number, sql)
-
-
-def shown_url(url: str) -> str:
-    """The URL without its password, as logs and errors may show it."""
-    parts = urlsplit(url)
-    host = parts.netloc.rpartition("@")[2]
-    user = parts.username
-    netloc = f"{user}@{host}" if user else host
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
 
 
 class PostgresSession(Session):
@@ -233,6 +213,9 @@ class PostgresDatabase(Database):
 
     def time_commits(self, observe: Callable[[float], None]) -> None:
         self._observe_commit = observe
+
+    def shard_leases(self) -> ShardLeases:
+        return ShardLeases(self.url)
 
     def _start_unit(self, what: str, body: Callable[[Session], Awaitable[T]]) -> asyncio.Future[T]:
         # The pool is taken now, not when the task first runs: a unit asked for

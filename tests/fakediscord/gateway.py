@@ -40,6 +40,8 @@ PRIVILEGED = GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
 # Close codes a client may see
 UNKNOWN_OPCODE, DECODE_ERROR, NOT_AUTHENTICATED, AUTHENTICATION_FAILED = 4001, 4002, 4003, 4004
 ALREADY_AUTHENTICATED, DISALLOWED_INTENTS = 4005, 4014
+# Discord's close code for a shard it will not take (out of range, or already served).
+INVALID_SHARD = 4010
 
 
 @dataclass(eq=False)
@@ -77,6 +79,8 @@ class Gateway:
         self.url = url
         self.privileged_intents = privileged_intents
         self.sessions: dict[str, Session] = {}
+        # Shards a second IDENTIFY was refused for, in order (for tests to read).
+        self.refused_shards: list[int] = []
         self.connections: set[Connection] = set()
         self.changed: Callable[[], None] = lambda: None
         # Called with each frame once it is written to the client's socket.
@@ -204,9 +208,19 @@ class Gateway:
             await self._close(conn, DISALLOWED_INTENTS, "Disallowed intent(s).")
             return
         shard_id, shard_count = data.get("shard") or [0, 1]
-        # A new IDENTIFY for a shard replaces the old session of that shard, so a
-        # restarted bot never shares events with its dead predecessor.
-        for old in [s for s in self.sessions.values() if s.shard_id == shard_id]:
+        if not 0 <= shard_id < shard_count:
+            await self._close(conn, INVALID_SHARD, "Invalid shard.")
+            return
+        # A shard whose session is connected is refused to a second IDENTIFY:
+        # two processes must never both serve a shard. A session whose
+        # connection is gone (its process died) is replaced, so a restarted
+        # bot never shares events with its dead predecessor.
+        same = [s for s in self.sessions.values() if s.shard_id == shard_id]
+        if any(s.connection is not None for s in same):
+            self.refused_shards.append(shard_id)
+            await self._close(conn, INVALID_SHARD, "Invalid shard.")
+            return
+        for old in same:
             self.sessions.pop(old.id)
         session = Session(secrets.token_hex(16), shard_id, shard_count, intents)
         self.sessions[session.id] = session

@@ -196,3 +196,32 @@ async def test_message_content_needs_its_intent(fake_discord: FakeDiscord,
     await alice.say(channel, f"<@{fake_discord.bot_user.id}> hi")
     await fake_discord.wait_for(lambda: len(seen) == 2)
     assert seen == ["", f"<@{fake_discord.bot_user.id}> hi"]  # a mention shows the content
+
+
+async def identify(emu: FakeDiscord, shard: list[int]) -> tuple[int | None, str]:
+    """IDENTIFY on a raw socket; the close code and the first event's name (READY or none)."""
+    async with aiohttp.ClientSession() as session, session.ws_connect(emu.gateway_url) as ws:
+        await ws.receive_json()  # HELLO
+        await ws.send_json({"op": 2, "d": {"token": emu.token, "intents": 1, "shard": shard,
+                                           "properties": {}}})
+        message = await ws.receive()
+        if message.type == aiohttp.WSMsgType.TEXT:
+            return None, json.loads(message.data).get("t") or ""
+        return ws.close_code, ""
+
+
+async def test_a_shard_is_served_by_one_connection_at_a_time(fake_discord: FakeDiscord) -> None:
+    async with aiohttp.ClientSession() as session, \
+            session.ws_connect(fake_discord.gateway_url) as first:
+        await first.receive_json()
+        await first.send_json({"op": 2, "d": {"token": fake_discord.token, "intents": 1,
+                                              "shard": [1, 2], "properties": {}}})
+        assert (await first.receive_json())["t"] == "READY"
+        # While the first holds shard 1, a second IDENTIFY for it is refused
+        # (4010, Invalid shard); shard 0 is free, and a shard past the count is invalid.
+        assert await identify(fake_discord, [1, 2]) == (4010, "")
+        assert await identify(fake_discord, [0, 2]) == (None, "READY")
+        assert await identify(fake_discord, [2, 2]) == (4010, "")
+    # Once its connection is gone the shard can be identified again (a restart).
+    assert await identify(fake_discord, [1, 2]) == (None, "READY")
+    assert fake_discord.gateway.refused_shards == [1]
