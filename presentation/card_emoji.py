@@ -89,6 +89,20 @@ def digest(image: bytes) -> str:
     return hashlib.sha256(image).hexdigest()[:16]
 
 
+async def _upload(client: discord.Client, name: str, image: bytes) -> discord.Emoji:
+    """Upload one face; if another process of the bot uploaded it first (several
+    processes start together on one database), that emoji is the one."""
+    try:
+        return await client.create_application_emoji(name=name, image=image)
+    except discord.HTTPException as error:
+        if error.status != 400:
+            raise
+        for emoji in await client.fetch_application_emojis():
+            if emoji.name == name:
+                return emoji
+        raise
+
+
 async def sync_card_emoji(
     client: discord.Client,
     db: Database,
@@ -129,7 +143,7 @@ async def sync_card_emoji(
                 emoji = None
             if emoji is None:
                 await budget.take(LATER)
-                emoji = await client.create_application_emoji(name=name, image=image)
+                emoji = await _upload(client, name, image)
         except discord.HTTPException:
             log.warning("could not upload the card emoji %s; it shows as text", name, exc_info=True)
             continue

@@ -1,0 +1,115 @@
+"""Several processes on one PostgreSQL: each serves the shards it holds the
+leases of, a standby waits and takes over the shards of a process that died,
+and no action is lost or done twice."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from pathlib import Path
+
+from tests.fakediscord.load_process import BotProcess
+from tests.fakediscord.world import Channel, Guild
+from tests.postgres_server import PostgresServer
+
+from .conftest import Server
+from .harness import TablePlayer
+from .test_stopping import opened
+
+SHARDS = 4
+
+
+def shard_of(guild: Guild) -> int:
+    return (guild.id >> 22) % SHARDS
+
+
+def connected_shards(server: Server) -> set[int]:
+    return {
+        s.shard_id for s in server.emu.gateway.sessions.values() if s.connection is not None
+    }
+
+
+async def until_logged(bot: BotProcess, text: str, limit: float = 30.0) -> None:
+    for _ in range(int(limit / 0.05)):
+        if text in bot.log_path.read_text(errors="replace"):
+            return
+        if bot.process.returncode is not None:
+            break
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{text!r} never logged:\n{bot.log_tail()}")
+
+
+async def test_a_standby_takes_over_the_shards_of_a_killed_process(
+    server: Server, postgres_server: PostgresServer, tmp_path: Path
+) -> None:
+    emu = server.emu
+    # One server on each of the four shards, with two players each.
+    tables: dict[int, tuple[Channel, list[TablePlayer]]] = {}
+    guild = server.guild
+    while len(tables) < SHARDS:
+        if shard_of(guild) not in tables:
+            channel = emu.create_text_channel(guild, "rummy")
+            people = [emu.create_user(f"{name}{guild.id % 1000}", guild=guild)
+                      for name in ("Ann", "Bob")]
+            tables[shard_of(guild)] = (channel, [TablePlayer(emu, p, channel) for p in people])
+        guild = emu.create_guild("Club")
+    url = postgres_server.new_database()
+
+    def settings(**more: str) -> dict[str, str]:
+        return {"DATABASE_URL": url, "SHARD_COUNT": str(SHARDS), "LEASE_CHECK": "0.1",
+                "LOG_LEVEL": "INFO", **more}
+
+    first = await BotProcess.start(emu, tmp_path / "unused", tmp_path / "a.log",
+                                   extra_env=settings(SHARD_IDS="0,1"), log_level="INFO")
+    second = await BotProcess.start(emu, tmp_path / "unused", tmp_path / "b.log",
+                                    extra_env=settings(SHARD_IDS="2,3"), log_level="INFO")
+    standby: BotProcess | None = None
+    try:
+        await emu._wait_until(lambda: connected_shards(server) == {0, 1, 2, 3}, 60)
+        standby = await BotProcess.start(emu, tmp_path / "unused", tmp_path / "s.log",
+                                         extra_env=settings(STANDBY="true"), log_level="INFO")
+        await until_logged(standby, "standing by: shards 0, 1, 2, 3 are served by another")
+
+        # A game on every shard; whoever moves first draws.
+        drawn: dict[int, TablePlayer] = {}
+        for shard, (channel, players) in tables.items():
+            lobby = await players[0].actor.slash(channel, "rummy start")
+            assert lobby.message is not None
+            await players[1].actor.click(lobby.message, label="Join")
+            await players[0].actor.click(lobby.message, label="Start")
+            mover = await opened(players)
+            assert "You drew" in (await mover.draw()).text()
+            drawn[shard] = mover
+
+        # The process of shards 0 and 1 dies mid-hand, with no warning.
+        first.process.send_signal(signal.SIGKILL)
+        await first.process.wait()
+        await until_logged(standby, "serving shards 0, 1")
+        await emu._wait_until(lambda: connected_shards(server) == {0, 1, 2, 3}, 30)
+
+        # Every game goes on from exactly where it was: the draw kept, once.
+        for shard, mover in drawn.items():
+            reply = await mover.open_hand()
+            assert reply.ephemeral, reply.text()
+            assert len(mover.hand()) == 11, (shard, mover.hand())
+            # Drawn, not yet discarded: 11 cards, and the stock one short of the deal's 31.
+            assert "then one to discard" in mover.view_text() and "30 cards" in mover.view_text()
+            done = await mover.discard(mover.hand()[-1])
+            assert "⚠️" not in done.text(), done.text()
+            assert len(mover.hand()) == 10
+
+        # A graceful stop during play loses nothing and exits 0.
+        second.process.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(second.process.wait(), 20) == 0, second.log_tail()
+        assert standby.process.returncode is None
+    finally:
+        for bot in (first, second, standby):
+            if bot is not None:
+                await bot.stop()
+    assert standby.log_counts()[0] == 0, standby.log_tail()
+    # Processes starting together race to upload the card faces; the loser of
+    # each race takes the emoji the winner made (Discord refuses the same name
+    # twice), so the only refusals are those.
+    refused = emu.take_problems()
+    assert all("APPLICATION_EMOJI_NAME_ALREADY_TAKEN" in problem for problem in refused), refused
+    assert "could not upload the card emoji" not in second.log_path.read_text()
