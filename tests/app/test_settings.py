@@ -228,3 +228,52 @@ def test_second_process_on_the_same_database_refuses_to_start(tmp_path: Path) ->
         holder.release()
     assert result.returncode == 1
     assert "Another bot process" in result.stderr and str(path) in result.stderr
+
+
+def test_postgresql_settings_are_read() -> None:
+    settings = Settings.from_env({
+        "DISCORD_TOKEN": "abc", "DATABASE_URL": "postgresql://bot:pw@db/rummy",
+        "SHARD_COUNT": "4", "STANDBY": "true", "LEASE_CHECK": "0.5",
+        "DATABASE_PATH": "/data/rummy.sqlite3",
+    })
+    assert settings.database == "postgresql://bot:pw@db/rummy"
+    assert settings.standby and settings.lease_check == 0.5
+    assert settings.kept_results == Path("/data/rummy-results.unrecorded")
+    plain = Settings.from_env({"DISCORD_TOKEN": "abc"})
+    assert plain.database == Path("rummy.sqlite3") and plain.kept_results is None
+    assert not plain.standby
+
+
+@pytest.mark.parametrize(
+    ("env", "says"),
+    [
+        ({"DATABASE_URL": "mysql://bot:hunter2@db/rummy"}, "must be a postgresql:// URL"),
+        ({"DATABASE_URL": "rummy.sqlite3"}, "leave it empty to use the SQLite file"),
+        ({"STANDBY": "true", "SHARD_COUNT": "2"}, "STANDBY needs DATABASE_URL and SHARD_COUNT"),
+        ({"STANDBY": "true", "DATABASE_URL": "postgresql://db/r"}, "STANDBY needs DATABASE_URL"),
+        ({"STANDBY": "maybe"}, "STANDBY must be true or false"),
+        ({"LEASE_CHECK": "0"}, "LEASE_CHECK must be a number of seconds from 0.05 to 60"),
+    ],
+)
+def test_bad_postgresql_settings_are_refused(env: dict[str, str], says: str) -> None:
+    with pytest.raises(SettingsError, match=re.escape(says)) as caught:
+        Settings.from_env({"DISCORD_TOKEN": "abc", **env})
+    assert "hunter2" not in str(caught.value)
+
+
+def test_a_postgresql_server_that_is_down_stops_the_bot_with_one_clear_line(
+    tmp_path: Path,
+) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+    env |= {"DISCORD_TOKEN": "not-a-real-token",
+            "DATABASE_URL": "postgresql://rummy:hunter2@127.0.0.1:1/rummy",
+            "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10"}
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bot.py")], cwd=tmp_path, env=env,
+        capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "cannot connect to PostgreSQL at postgresql://rummy@127.0.0.1:1/rummy" in lines[0]
+    assert "check that the server is running" in lines[0] and "hunter2" not in lines[0]

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import random
 import resource
@@ -54,6 +55,7 @@ from .actors import Actor
 from .load_players import LoadPlayer, PlayerCounts, public_table
 from .load_process import BotProcess
 from .load_stats import KINDS, Latencies, RequestCounter
+from .load_store import STORES, Commits, bench_store
 from .ratelimits import RateLimits
 from .server import FakeDiscord
 from .world import Channel, Guild, Interaction
@@ -87,6 +89,7 @@ class LoadOptions:
     # Open the tables one after another, evenly over this many seconds, as a
     # server's tables fill up on game night; 0: every table in the same instant.
     ramp: float = 0.0
+    store: str = "sqlite"  # or postgresql: a real server started for the run
 
 
 @dataclass
@@ -118,6 +121,7 @@ class LoadResult:
     bot_warnings: int
     problems: list[str] = field(default_factory=list)
     log_path: Path | None = None
+    commits: Commits | None = None  # the bot's commit times, from its metrics
 
     @property
     def actions(self) -> int:
@@ -173,12 +177,14 @@ async def run_load(options: LoadOptions) -> LoadResult:
     emu = make_emulator(options)
     await emu.start()
     bot: BotProcess | None = None
+    stack = contextlib.ExitStack()
     try:
         world = Scene(emu, options.tables, options.players, options.tables_per_guild)
         counter = RequestCounter(emu.world)
         emu.traffic.on_http.append(counter.observe)
+        store = stack.enter_context(bench_store(options.store, workdir))
         bot = await BotProcess.start(emu, workdir / "rummy.sqlite3", workdir / "bot.log",
-                                     profile=options.profile)
+                                     profile=options.profile, extra_env=store.env)
         await bot.wait_connected(emu)
         await probe(emu, world.people[0][0], world.channels[0])
         baseline_kb, _ = bot.memory_kb()
@@ -225,6 +231,7 @@ async def run_load(options: LoadOptions) -> LoadResult:
         bot_cpu = bot.cpu_seconds() - cpu_bot
         load_cpu = _cpu_self() - cpu_self
         rss_kb, peak_kb = bot.memory_kb()
+        commits = await asyncio.to_thread(Commits.read, store.metrics_url)
         # The kernel updates VmHWM lazily: never report less than an RSS we saw.
         peak_kb = max(peak_kb, rss_kb, rss_seen[0])
         interactions = [i for key, i in emu.world.interactions.items() if key not in before]
@@ -254,13 +261,14 @@ async def run_load(options: LoadOptions) -> LoadResult:
             bot_errors=errors, bot_warnings=warnings,
             problems=[p for p in emu.problems[problems_before:]
                       if not p.startswith("interaction ")],
-            log_path=bot.log_path,
+            log_path=bot.log_path, commits=commits,
         )
     finally:
         gc.enable()
         if bot is not None:
             await bot.stop()
         await emu.stop()
+        stack.close()
         _clean(workdir, options.keep, bot)
 
 
@@ -377,7 +385,7 @@ def format_report(result: LoadResult) -> str:
               f"on (5/5 s per channel, global {o.global_limit or 'off'}/s)")
     lines = [
         f"Rummy load: {o.tables} tables x {o.players} players, think {o.think:g} s, {length}, "
-        f"{opening}; rate limits {limits}",
+        f"{opening}; rate limits {limits}; store {o.store}",
         f"  wall {result.wall:.1f} s; tables started {result.tables_started}, "
         f"matches finished {result.tables_finished}, hands played {result.hands_played}",
         f"interactions sent              {lat.sent}",
@@ -424,6 +432,8 @@ def format_report(result: LoadResult) -> str:
     lines.append(f"CPU seconds per 1,000 actions  {per_1000:.2f}   "
                  f"(bot CPU {result.bot_cpu:.1f} s, {result.bot_cpu / result.wall * 100:.0f}% "
                  "of a core)")
+    if result.commits is not None:
+        lines.append(f"database: {result.commits.describe()}")
     handoffs = result.handoffs
     if handoffs:
         lines.append(f"turn hand-off (discard answered -> next player's view shows the turn) "
@@ -469,6 +479,9 @@ def parse_args(argv: list[str] | None = None) -> LoadOptions:
                         help="run the bot under cProfile and write its statistics to FILE")
     parser.add_argument("--latencies", type=Path, metavar="FILE",
                         help="write each interaction's send time and latency to FILE (CSV)")
+    parser.add_argument("--store", choices=STORES, default="sqlite",
+                        help="the bot's database: an SQLite file (default), or a PostgreSQL "
+                        "server started for the run")
     parser.add_argument("--startup", type=int, metavar="N",
                         help="measure start-up with N saved live tables instead")
     args = parser.parse_args(argv)
@@ -482,6 +495,7 @@ def parse_args(argv: list[str] | None = None) -> LoadOptions:
         rate_limits=not args.no_rate_limits, global_limit=args.global_limit or None,
         validate=args.validate, seed=args.seed, keep=args.keep, progress=not args.quiet,
         startup=args.startup, profile=args.profile, latencies=args.latencies, ramp=args.ramp,
+        store=args.store,
     )
 
 

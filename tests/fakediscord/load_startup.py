@@ -12,6 +12,7 @@ from spawning the process until every table is restored and has answered.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import re
 import shutil
@@ -27,6 +28,7 @@ from engine.ai import choose_action
 from .layouts import IS_COMPONENTS_V2
 from .load_process import ANSI, BotProcess
 from .load_stats import Latencies
+from .load_store import bench_store
 
 if TYPE_CHECKING:
     from .load import LoadOptions, Scene
@@ -42,6 +44,7 @@ RESTORED = re.compile(r"restored (\d+) live tables \((\d+) set aside\)")
 class StartupResult:
     tables: int
     players: int
+    store: str
     build_seconds: float
     database_kb: int
     connected: float  # spawn -> gateway session: database open, tables restored, synced
@@ -58,7 +61,9 @@ class StartupResult:
     problems: list[str] = field(default_factory=list)
 
 
-async def build_saved_tables(emu: FakeDiscord, scene: Scene, database: Path, seed: int) -> None:
+async def build_saved_tables(
+    emu: FakeDiscord, scene: Scene, database: str | Path, seed: int
+) -> None:
     """Save one live table per channel of ``scene``, as a running bot would have."""
     # The bot's own modules: the saved state is exactly what the bot writes.
     from db import Database
@@ -136,11 +141,13 @@ async def run_startup(options: LoadOptions) -> StartupResult:
 
     tables = options.startup or 0
     workdir = Path(tempfile.mkdtemp(prefix="rummy-startup-"))
-    database = workdir / "rummy.sqlite3"
     emu = make_emulator(options)
     await emu.start()
     bot: BotProcess | None = None
+    stack = contextlib.ExitStack()
     try:
+        store = stack.enter_context(bench_store(options.store, workdir))
+        database = store.target
         scene = Scene(emu, tables, options.players, options.tables_per_guild)
         built = time.perf_counter()
         await build_saved_tables(emu, scene, database, options.seed)
@@ -148,8 +155,9 @@ async def run_startup(options: LoadOptions) -> StartupResult:
         database_kb = _folder_kb(workdir)
         problems_before = len(emu.problems)
         # INFO: the bot logs how many tables it restored.
-        bot = await BotProcess.start(emu, database, workdir / "bot.log", log_level="INFO",
-                                     profile=options.profile)
+        bot = await BotProcess.start(emu, workdir / "rummy.sqlite3", workdir / "bot.log",
+                                     log_level="INFO", profile=options.profile,
+                                     extra_env=store.env)
         connected = await bot.wait_connected(emu)
         before = set(emu.world.interactions)
         outcomes = await asyncio.gather(*(_click_until_answered(emu, scene, i, bot.started)
@@ -160,7 +168,8 @@ async def run_startup(options: LoadOptions) -> StartupResult:
         log = ANSI.sub("", bot.log_path.read_text(errors="replace"))
         found = RESTORED.search(log)
         return StartupResult(
-            tables=tables, players=options.players, build_seconds=build_seconds,
+            tables=tables, players=options.players, store=options.store,
+            build_seconds=build_seconds,
             database_kb=database_kb, connected=connected,
             first_answer=min(times) if times else float("nan"),
             all_answered=max(times) if len(times) == tables else None,
@@ -176,6 +185,7 @@ async def run_startup(options: LoadOptions) -> StartupResult:
         if bot is not None:
             await bot.stop()
         await emu.stop()
+        stack.close()
         if options.keep:
             print(f"(kept {workdir}: database and bot.log)")
         else:
@@ -193,7 +203,8 @@ def format_startup(result: StartupResult) -> str:
     restored = ("?" if result.restored is None
                 else f"{result.restored} ({result.set_aside} set aside)")
     return "\n".join([
-        f"Rummy start-up: {result.tables} saved live tables x {result.players} players",
+        f"Rummy start-up: {result.tables} saved live tables x {result.players} players "
+        f"({result.store})",
         f"  database built in {result.build_seconds:.1f} s ({result.database_kb} KiB)",
         f"process start -> on the gateway (tables restored, commands synced)  "
         f"{result.connected:.2f} s",
