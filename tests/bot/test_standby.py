@@ -9,7 +9,7 @@ import signal
 from pathlib import Path
 
 from tests.fakediscord.load_process import BotProcess
-from tests.fakediscord.world import Channel, Guild
+from tests.fakediscord.world import Channel
 from tests.postgres_server import PostgresServer
 
 from .conftest import Server
@@ -19,8 +19,20 @@ from .test_stopping import opened
 SHARDS = 4
 
 
-def shard_of(guild: Guild) -> int:
-    return (guild.id >> 22) % SHARDS
+def tables_on_shards(server: Server, count: int) -> dict[int, tuple[Channel, list[TablePlayer]]]:
+    """A server on each of ``count`` shards, with a channel and two players each."""
+    emu = server.emu
+    tables: dict[int, tuple[Channel, list[TablePlayer]]] = {}
+    guild = server.guild
+    while len(tables) < count:
+        shard = (guild.id >> 22) % count
+        if shard not in tables:
+            channel = emu.create_text_channel(guild, "rummy")
+            people = [emu.create_user(f"{name}{guild.id % 1000}", guild=guild)
+                      for name in ("Ann", "Bob")]
+            tables[shard] = (channel, [TablePlayer(emu, p, channel) for p in people])
+        guild = emu.create_guild("Club")
+    return tables
 
 
 def connected_shards(server: Server) -> set[int]:
@@ -43,16 +55,7 @@ async def test_a_standby_takes_over_the_shards_of_a_killed_process(
     server: Server, postgres_server: PostgresServer, tmp_path: Path
 ) -> None:
     emu = server.emu
-    # One server on each of the four shards, with two players each.
-    tables: dict[int, tuple[Channel, list[TablePlayer]]] = {}
-    guild = server.guild
-    while len(tables) < SHARDS:
-        if shard_of(guild) not in tables:
-            channel = emu.create_text_channel(guild, "rummy")
-            people = [emu.create_user(f"{name}{guild.id % 1000}", guild=guild)
-                      for name in ("Ann", "Bob")]
-            tables[shard_of(guild)] = (channel, [TablePlayer(emu, p, channel) for p in people])
-        guild = emu.create_guild("Club")
+    tables = tables_on_shards(server, SHARDS)
     url = postgres_server.new_database()
 
     def settings(**more: str) -> dict[str, str]:
