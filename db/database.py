@@ -195,6 +195,23 @@ def to_json(value: Any) -> str:
     return orjson.dumps(value, option=_JSON_STRICT).decode()
 
 
+def live_row(table: LiveTable) -> tuple[Any, ...]:
+    """The live_tables row of a saved game (SQL_SAVE_LIVE's parameters)."""
+    try:
+        return (
+            table.channel_id,
+            table.guild_id,
+            table.message_id,
+            to_json(table.rules),
+            to_json(table.state),
+            table.updated_at,
+        )
+    except (TypeError, ValueError) as exc:
+        raise StorageError(
+            f"cannot serialise the table in channel {table.channel_id}: {exc}"
+        ) from exc
+
+
 MatchRow = tuple[int, int, str, int, float, float]
 SeatRow = tuple[int, str, int | None, str, int, int | None, int]  # without match_id
 HandRow = tuple[int, str | None, int, str, str, str]  # without match_id

@@ -309,6 +309,15 @@ LATEST_VERSION = MIGRATIONS[-1].version
 assert [m.version for m in MIGRATIONS] == list(range(1, len(MIGRATIONS) + 1))
 
 
+def too_new(where: str, version: int) -> DatabaseTooNewError:
+    """The refusal of a database a newer release wrote."""
+    return DatabaseTooNewError(
+        f"{where} has schema version {version}, but this bot only knows versions up to "
+        f"{LATEST_VERSION}: it was written by a newer release. Run that release (or "
+        "restore a backup); this one will not touch it."
+    )
+
+
 async def schema_version(conn: aiosqlite.Connection) -> int:
     """The migration number recorded in the file (0 for a new, empty file)."""
     rows = list(await conn.execute_fetchall("PRAGMA user_version"))
@@ -329,11 +338,7 @@ async def migrate(conn: aiosqlite.Connection, path: Path, target: int = LATEST_V
         raise ValueError(f"no migration {target}; the latest is {LATEST_VERSION}")
     current = await schema_version(conn)
     if current > LATEST_VERSION:
-        raise DatabaseTooNewError(
-            f"{path} has schema version {current}, but this bot only knows versions up to "
-            f"{LATEST_VERSION}: it was written by a newer release. Run that release (or "
-            "restore a backup); this one will not touch it."
-        )
+        raise too_new(str(path), current)
     if current == 0 and await _has_tables(conn):
         raise StorageError(
             f"{path} already holds tables but no schema version: it is not a Rummy bot "

@@ -33,10 +33,10 @@ from typing import Any, Final, TypeVar
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from .database import SQL_SAVE_LIVE, Database, is_server_url, to_json
-from .errors import DatabaseTooNewError, StorageError
+from .database import SQL_SAVE_LIVE, Database, is_server_url, live_row
+from .errors import StorageError
 from .leases import ShardLeases
-from .migrations import LATEST_VERSION
+from .migrations import LATEST_VERSION, too_new
 from .models import LiveTable
 from .postgres_link import COMMAND_TIMEOUT, CONNECT_TIMEOUT, KEEPALIVES, POOL_SIZE, shown_url
 from .postgres_schema import POSTGRES_MIGRATIONS
@@ -189,19 +189,7 @@ class PostgresDatabase(Database):
             pool.terminate()
 
     async def save_live_table(self, table: LiveTable) -> None:
-        try:
-            row = (
-                table.channel_id,
-                table.guild_id,
-                table.message_id,
-                to_json(table.rules),
-                to_json(table.state),
-                table.updated_at,
-            )
-        except (TypeError, ValueError) as exc:
-            raise StorageError(
-                f"cannot serialise the table in channel {table.channel_id}: {exc}"
-            ) from exc
+        row = live_row(table)
 
         async def body(conn: Session) -> None:
             started = time.perf_counter()
@@ -280,11 +268,7 @@ async def migrate(conn: Connection, where: str, target: int = LATEST_VERSION) ->
         )
     current = await schema_version(conn)
     if current > LATEST_VERSION:
-        raise DatabaseTooNewError(
-            f"{where} has schema version {current}, but this bot only knows versions up to "
-            f"{LATEST_VERSION}: it was written by a newer release. Run that release (or "
-            "restore a backup); this one will not touch it."
-        )
+        raise too_new(where, current)
     if current == 0 and await _has_other_tables(conn):
         raise StorageError(
             f"{where} already holds tables but no Rummy schema: it is not a Rummy bot "

@@ -36,7 +36,7 @@ from typing import Any, ClassVar, Final, TypeVar
 import aiosqlite
 
 from .checkpoint import Checkpointer
-from .database import SQL_SAVE_LIVE, Database, is_server_url, to_json
+from .database import SQL_SAVE_LIVE, Database, is_server_url, live_row
 from .errors import DatabaseDamagedError, StorageError
 from .lock import ProcessLock
 from .migrations import LATEST_VERSION, migrate
@@ -257,19 +257,7 @@ class SqliteDatabase(Database):
         ``db.writer``).  Each caller still returns only once its own state is
         written, and a failed commit fails every save in it.
         """
-        try:
-            row = (
-                table.channel_id,
-                table.guild_id,
-                table.message_id,
-                to_json(table.rules),
-                to_json(table.state),
-                table.updated_at,
-            )
-        except (TypeError, ValueError) as exc:
-            raise StorageError(
-                f"cannot serialise the table in channel {table.channel_id}: {exc}"
-            ) from exc
+        row = live_row(table)
 
         writer = self._writer
         if writer is None:

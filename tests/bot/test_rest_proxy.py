@@ -23,8 +23,7 @@ from tests.fakediscord.load_process import BotProcess
 from tests.fakediscord.traffic import RecordedRequest
 
 from .conftest import Server
-from .test_standby import connected_shards, tables_on_shards
-from .test_stopping import opened
+from .test_standby import connected_shards, deal_and_draw, tables_on_shards
 
 # Headers a forwarder must not copy: they describe one hop, not the request.
 HOP = {"host", "content-length", "transfer-encoding", "connection", "content-encoding"}
@@ -106,12 +105,7 @@ async def test_two_processes_play_behind_one_proxy(
     try:
         await emu._wait_until(lambda: connected_shards(server) == {0, 1}, 60)
         for channel, players in tables.values():
-            lobby = await players[0].actor.slash(channel, "rummy start")
-            assert lobby.message is not None
-            await players[1].actor.click(lobby.message, label="Join")
-            await players[0].actor.click(lobby.message, label="Start")
-            mover = await opened(players)
-            assert "You drew" in (await mover.draw()).text()
+            mover = await deal_and_draw(channel, players)
             done = await mover.discard(mover.hand()[-1])
             assert "⚠️" not in done.text()
         for bot in bots:

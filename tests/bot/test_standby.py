@@ -41,6 +41,18 @@ def connected_shards(server: Server) -> set[int]:
     }
 
 
+async def deal_and_draw(channel: Channel, players: list[TablePlayer]) -> TablePlayer:
+    """The first player opens a game, the second joins, it starts, and whoever
+    moves first draws; that player."""
+    lobby = await players[0].actor.slash(channel, "rummy start")
+    assert lobby.message is not None
+    await players[1].actor.click(lobby.message, label="Join")
+    await players[0].actor.click(lobby.message, label="Start")
+    mover = await opened(players)
+    assert "You drew" in (await mover.draw()).text()
+    return mover
+
+
 async def until_logged(bot: BotProcess, text: str, limit: float = 30.0) -> None:
     for _ in range(int(limit / 0.05)):
         if text in bot.log_path.read_text(errors="replace"):
@@ -74,15 +86,8 @@ async def test_a_standby_takes_over_the_shards_of_a_killed_process(
         await until_logged(standby, "standing by: shards 0, 1, 2, 3 are served by another")
 
         # A game on every shard; whoever moves first draws.
-        drawn: dict[int, TablePlayer] = {}
-        for shard, (channel, players) in tables.items():
-            lobby = await players[0].actor.slash(channel, "rummy start")
-            assert lobby.message is not None
-            await players[1].actor.click(lobby.message, label="Join")
-            await players[0].actor.click(lobby.message, label="Start")
-            mover = await opened(players)
-            assert "You drew" in (await mover.draw()).text()
-            drawn[shard] = mover
+        drawn = {shard: await deal_and_draw(channel, players)
+                 for shard, (channel, players) in tables.items()}
 
         # The process of shards 0 and 1 dies mid-hand, with no warning.
         first.process.send_signal(signal.SIGKILL)

@@ -5,11 +5,21 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from app.bot import RummyBot
 from db.unrecorded import folder_for, kept_files, load, record_kept
 from tables import NOT_SAVED
+from tests.postgres_server import PostgresServer
 
 from .conftest import LaunchBot, Server
-from .test_play import rigged_heads_up
+from .harness import TablePlayer
+from .test_play import in_turn_order, rigged_heads_up, start_game
+
+
+async def heads_up_on(server: Server, bot: RummyBot) -> list[TablePlayer]:
+    seated = [server.player(server.ann), server.player(server.bob)]
+    await start_game(server, bot, seated)
+    return in_turn_order(bot, server, seated)
+
 
 REFUSE_RESULTS = """
 CREATE TRIGGER refuse_results BEFORE INSERT ON matches
@@ -60,3 +70,30 @@ async def test_a_result_the_database_keeps_refusing_is_kept_and_the_table_closed
     assert (top.user_id, top.matches_won) == (p1.actor.id, 1)
     fresh = await server.bob.slash(server.channel, "rummy start")
     assert not fresh.ephemeral
+
+
+async def test_postgresql_lost_mid_game_refuses_clicks_and_play_resumes_when_it_returns(
+    server: Server, launch: LaunchBot, postgres_server: PostgresServer
+) -> None:
+    url = postgres_server.new_database()
+    bot = await launch(database_url=url, allow_errors=True)
+    first, second = await heads_up_on(server, bot)
+    await first.open_hand()
+    await first.draw()
+    postgres_server.stop()
+    try:
+        refused = await first.discard(first.hand()[-1])
+        # In the player's own view: not saved, nothing changed.
+        assert refused.ephemeral and NOT_SAVED in refused.text(), refused.text()
+        assert len(first.hand()) == 11
+    finally:
+        postgres_server.start()
+    await first.open_hand()
+    done = await first.discard(first.hand()[-1])
+    assert NOT_SAVED not in done.text() and len(first.hand()) == 10
+    await second.open_hand()
+    assert "**Your turn**" in second.view_text()
+    # What the player saw is what was saved.
+    assert bot.db is not None
+    [saved] = (await bot.db.load_live_tables()).tables
+    assert saved.channel_id == server.channel.id
