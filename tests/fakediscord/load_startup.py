@@ -152,7 +152,7 @@ async def run_startup(options: LoadOptions) -> StartupResult:
         built = time.perf_counter()
         await build_saved_tables(emu, scene, database, options.seed)
         build_seconds = time.perf_counter() - built
-        database_kb = _folder_kb(workdir)
+        database_kb = await store.size_kb() if store.kind != "sqlite" else _folder_kb(workdir)
         problems_before = len(emu.problems)
         # INFO: the bot logs how many tables it restored.
         bot = await BotProcess.start(emu, workdir / "rummy.sqlite3", workdir / "bot.log",

@@ -33,6 +33,17 @@ class BenchStore:
     target: str | Path
     env: dict[str, str] = field(default_factory=dict)
 
+    async def size_kb(self) -> int:
+        """The PostgreSQL database's size on disk."""
+        import asyncpg
+
+        conn = await asyncpg.connect(str(self.target))
+        try:
+            size = await conn.fetchval("SELECT pg_database_size(current_database())")
+        finally:
+            await conn.close()
+        return int(size) // 1024
+
     @property
     def metrics_url(self) -> str:
         return f"http://127.0.0.1:{self.env['HEALTH_PORT']}/metrics"
