@@ -163,6 +163,8 @@ SQL_RANK: Final = {order: _rank_sql(keys) for order, keys in ORDER_KEYS.items()}
 SQL_COUNT_PLAYERS: Final = "SELECT COUNT(*) FROM player_stats WHERE guild_id = ?"
 SQL_PLAYER: Final = f"SELECT {_STATS_COLUMNS} FROM player_stats WHERE guild_id = ? AND user_id = ?"
 
+# The turn (Session.serialise) of the card emoji record: no server has id 0.
+CARD_EMOJI_TURN: Final = 0
 SQL_CARD_EMOJI: Final = "SELECT name, emoji_id, digest FROM card_emoji"
 SQL_CLEAR_CARD_EMOJI: Final = "DELETE FROM card_emoji"
 SQL_ADD_CARD_EMOJI: Final = "INSERT INTO card_emoji (name, emoji_id, digest) VALUES (?, ?, ?)"
@@ -884,6 +886,8 @@ class Database(abc.ABC):
 
         async def body(conn: Session) -> None:
             async with conn.transaction():
+                # Processes starting together each record the set they found.
+                await conn.serialise(CARD_EMOJI_TURN)
                 await conn.execute(SQL_CLEAR_CARD_EMOJI)
                 await conn.executemany(SQL_ADD_CARD_EMOJI, rows)
 

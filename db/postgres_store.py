@@ -54,7 +54,7 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-# Six parameters a row, a statement each, in one transaction.
+# At most this many saves in one group commit (a statement each, one transaction).
 MAX_SAVES_PER_COMMIT: Final = 500
 # The first key of the advisory lock the migrations take: "RUMY".
 MIGRATION_LOCK: Final = 0x52554D59
