@@ -346,7 +346,11 @@ class HandLayout:
                 line = _("**{name}** {cards} · scores **{score}**, {total} in all",
                          name=seat.name, cards=held, score=score, total=total)
             lines.append(line)
-        over = _("The match is over.") if match.is_over else _("Next hand is on the table.")
+        over = (
+            _("The match is over: **Rematch** on the table deals again to the same seats.")
+            if match.is_over
+            else _("Next hand is on the table.")
+        )
         heading = _("Hand {number} is over", number=number(self.hand_number))
         parts: list[Component | None] = [
             text(f"### {heading}\n{headline}"),

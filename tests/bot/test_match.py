@@ -184,6 +184,9 @@ async def test_a_rematch_keeps_seats_and_rules_and_starts_once_all_are_back(
     await play_match(bot, server, everyone)
     final = table_message(server.emu, server.channel)
     assert "Match over" in final.text()
+    # Each player's own last view says where to go on.
+    for player in seated:
+        assert "**Rematch** on the table deals again" in player.view_text(), player.view_text()
     # Someone who did not play cannot call it; a player can.
     refused = await server.cat.click(final, label="Rematch")
     assert refused.ephemeral and "Only the players" in refused.text()
