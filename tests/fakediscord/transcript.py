@@ -285,11 +285,16 @@ def _reply_preview(page: _Page, message_id: int) -> str:
             f"{text}</div>")
 
 
+# A heading, a subtext or a quote mark opening a line: the preview drops it.
+_BLOCK_MARK = re.compile(r"^(?:#{1,3} |-# |>>> |> )")
+
+
 def _snippet(message: Message) -> str:
-    """The first line of what a message says, as the reply preview shows it."""
+    """The first line of what a message says, as the reply preview shows it:
+    inline formatting kept, a line's block mark (heading, subtext, quote) not."""
     texts = [message.content, *_text_displays(message.components)]
-    first = next((t for t in texts if t.strip()), "")
-    line = " ".join(first.split())
+    first = next((line for t in texts for line in t.splitlines() if line.strip()), "")
+    line = " ".join(_BLOCK_MARK.sub("", first.strip()).split())
     return line[:120] + ("…" if len(line) > 120 else "")
 
 

@@ -352,6 +352,18 @@ async def test_deferred_answer_is_thinking_and_a_click_answer_shows_the_reply(
     assert reply.one(cls="ref-text").one("strong").text() == "Join"
 
 
+async def test_a_reply_preview_shows_the_first_line_without_its_block_marks(
+        room: Room) -> None:
+    hand = room.bot_says({"flags": V2, "components": [{"type": 10, "content":
+                         "### Your hand · 10 cards\n-# Hand 1 · only you see this"}]})
+    click = room.emu.world.new_interaction(
+        InteractionType.MESSAGE_COMPONENT, room.alice.user, room.channel,
+        {"custom_id": "draw", "component_type": 2}, "click", message=hand)
+    answer = room.bot_says({"content": "You drew."}, interaction_id=click.id)
+    reply = message_node(room.page([hand, answer]), answer).one(cls="ref")
+    assert reply.one(cls="ref-text").text() == "Your hand · 10 cards"
+
+
 async def test_dm_conversation_has_the_bot_in_its_header(room: Room) -> None:
     dm = room.emu.world.dm_channel(room.alice.user)
     room.emu.world.add_message(dm, room.emu.bot_user.id, {"content": "Your turn"})
