@@ -5,9 +5,12 @@ and no action is lost or done twice."""
 from __future__ import annotations
 
 import asyncio
+import random
 import signal
 from pathlib import Path
 
+from db import Database
+from tests.fakediscord.load_players import LoadPlayer, public_table
 from tests.fakediscord.load_process import BotProcess
 from tests.fakediscord.world import Channel
 from tests.postgres_server import PostgresServer
@@ -42,9 +45,9 @@ def connected_shards(server: Server) -> set[int]:
 
 
 async def deal_and_draw(channel: Channel, players: list[TablePlayer]) -> TablePlayer:
-    """The first player opens a game, the second joins, it starts, and whoever
-    moves first draws; that player."""
-    lobby = await players[0].actor.slash(channel, "rummy start")
+    """The first player opens a one-hand match, the second joins, it starts, and
+    whoever moves first draws; that player."""
+    lobby = await players[0].actor.slash(channel, "rummy start", hands=1)
     assert lobby.message is not None
     await players[1].actor.click(lobby.message, label="Join")
     await players[0].actor.click(lobby.message, label="Start")
@@ -106,7 +109,31 @@ async def test_a_standby_takes_over_the_shards_of_a_killed_process(
             assert "⚠️" not in done.text(), done.text()
             assert len(mover.hand()) == 10
 
-        # A graceful stop during play loses nothing and exits 0.
+        # Every match is played out, by the processes now serving its shard.
+        seats = [LoadPlayer(emu, player.actor, channel, 0.0, random.Random(n), host=n == 0)
+                 for channel, players in tables.values() for n, player in enumerate(players)]
+        await asyncio.wait_for(asyncio.gather(*(seat.play() for seat in seats)), 120)
+        for channel, _ in tables.values():
+            sight = public_table(emu, channel)
+            assert sight is not None and sight.match_over, channel.id
+        # Each result recorded once, and each server's leaderboard, asked of the
+        # process serving it, counts its two players' one match.
+        store = await Database.open(url)
+        try:
+            for channel, players in tables.values():
+                assert await store.latest_match(channel.id) is not None
+                board = await store.leaderboard(channel.guild_id)
+                assert sorted(r.user_id for r in board.rows) == sorted(p.actor.id for p in players)
+                assert [r.matches_played for r in board.rows] == [1, 1]
+                shown = await players[1].actor.slash(channel, "rummy leaderboard")
+                for row in board.rows:
+                    assert row.name in shown.text(), shown.text()
+            history = await store.history(next(iter(tables.values()))[0].guild_id)
+            assert len(history.entries) == 1
+        finally:
+            await store.close()
+
+        # A graceful stop loses nothing and exits 0.
         second.process.send_signal(signal.SIGTERM)
         assert await asyncio.wait_for(second.process.wait(), 20) == 0, second.log_tail()
         assert standby.process.returncode is None
