@@ -78,7 +78,10 @@ async def serve(bot: RummyBot, token: str) -> int:
         keeper: asyncio.Task[None] | None = None
         try:
             if leases is not None:
+                await bot.serve_health()
+                bot.waiting_for_shards = True
                 shards = await claim_shards(leases, bot.settings, stop)
+                bot.waiting_for_shards = False
                 if stop.is_set():
                     return 0
                 bot.serve_shards(shards)

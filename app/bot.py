@@ -67,6 +67,7 @@ class RummyBot(commands.AutoShardedBot):
         self.restored_tables = 0
         self.broken_tables = 0
         self.health: HealthServer | None = None
+        self.waiting_for_shards = False
 
     async def open_database(self) -> Database:
         """Open (and so check) the database, once; ``bot.py`` calls it before
@@ -131,9 +132,21 @@ class RummyBot(commands.AutoShardedBot):
         cog.observe = commanded
         db.time_commits(metrics.commit)
         metrics.count_tables(lambda: len(self.game.tables))
-        self.health = HealthServer(self, db, metrics)
+        await self.serve_health()
+
+    async def serve_health(self) -> None:
+        """Open the health and metrics port, if the settings ask for one, once.
+        ``bot.py`` opens it before the shards are claimed: a standby answers too."""
+        if self.metrics is None or self.health is not None:
+            return
+        db = await self.open_database()
+        self.health = HealthServer(self, db, self.metrics)
         assert self.settings.health_port is not None
         await self.health.start(self.settings.health_host, self.settings.health_port)
+
+    def standing_by(self) -> bool:
+        """Waiting for another process to let go of this process's shards."""
+        return self.waiting_for_shards
 
     def gateway_connected(self) -> bool:
         """Logged in with every shard's gateway connection live (what ``/healthz``

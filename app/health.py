@@ -2,7 +2,9 @@
 engine or load balancer, ``/metrics`` for Prometheus.
 
 ``/healthz`` answers 200 only while the gateway is connected and the database
-answers a read; otherwise 503, with a JSON body saying which part is down.
+answers a read; otherwise 503, with a JSON body saying which part is down. A
+standby (``app.standby``) is healthy while the database answers: it is not
+connected to Discord on purpose, and says so.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ PING_TIMEOUT = 2.0
 
 class Gateway(Protocol):
     def gateway_connected(self) -> bool: ...
+
+    def standing_by(self) -> bool: ...
 
 
 class HealthServer:
@@ -54,14 +58,15 @@ class HealthServer:
             self._runner = None
 
     async def healthz(self, _: web.Request) -> web.Response:
-        gateway = self.gateway.gateway_connected()
+        standing_by = self.gateway.standing_by()
+        gateway = standing_by or self.gateway.gateway_connected()
         try:
             await asyncio.wait_for(self.database.ping(), PING_TIMEOUT)
             database = True
         except (StorageError, TimeoutError):
             database = False
         body = {
-            "gateway": "connected" if gateway else "down",
+            "gateway": "standing by" if standing_by else "connected" if gateway else "down",
             "database": "ok" if database else "down",
         }
         return web.json_response(body, status=200 if gateway and database else 503)

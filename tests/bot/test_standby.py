@@ -7,7 +7,10 @@ from __future__ import annotations
 import asyncio
 import random
 import signal
+import socket
 from pathlib import Path
+
+import aiohttp
 
 from db import Database
 from tests.fakediscord.load_players import LoadPlayer, public_table
@@ -36,6 +39,12 @@ def tables_on_shards(server: Server, count: int) -> dict[int, tuple[Channel, lis
             tables[shard] = (channel, [TablePlayer(emu, p, channel) for p in people])
         guild = emu.create_guild("Club")
     return tables
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def connected_shards(server: Server) -> set[int]:
@@ -84,9 +93,16 @@ async def test_a_standby_takes_over_the_shards_of_a_killed_process(
     standby: BotProcess | None = None
     try:
         await emu._wait_until(lambda: connected_shards(server) == {0, 1, 2, 3}, 60)
-        standby = await BotProcess.start(emu, tmp_path / "unused", tmp_path / "s.log",
-                                         extra_env=settings(STANDBY="true"), log_level="INFO")
+        port = free_port()
+        standby = await BotProcess.start(
+            emu, tmp_path / "unused", tmp_path / "s.log", log_level="INFO",
+            extra_env=settings(STANDBY="true", HEALTH_PORT=str(port)))
         await until_logged(standby, "standing by: shards 0, 1, 2, 3 are served by another")
+        # Healthy while it waits, and saying why it is not on the gateway.
+        async with aiohttp.ClientSession() as web, \
+                web.get(f"http://127.0.0.1:{port}/healthz") as health:
+            assert health.status == 200
+            assert await health.json() == {"gateway": "standing by", "database": "ok"}
 
         # A game on every shard; whoever moves first draws.
         drawn = {shard: await deal_and_draw(channel, players)
