@@ -99,7 +99,7 @@ async def serve(bot: RummyBot, token: str) -> int:
             stopped.cancel()
             if connection.done():
                 connection.result()  # the gateway failed for good: say why
-                return 1
+                return 0
             log.info("stopping: finishing the clicks in flight")
             await bot.close()
             await connection
