@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import abc
 import asyncio
+import functools
 import json
 import logging
 import math
@@ -67,6 +68,15 @@ ON CONFLICT (channel_id) DO UPDATE SET
     guild_id = excluded.guild_id, message_id = excluded.message_id,
     rules = excluded.rules, state = excluded.state, updated_at = excluded.updated_at
 """
+
+
+@functools.lru_cache(maxsize=64)
+def save_statement(rows: int) -> str:
+    """SQL_SAVE_LIVE for ``rows`` tables at once. SQLite keeps the last row of a
+    table given twice; PostgreSQL refuses that, so its caller gives each once."""
+    values = ", ".join(["(?, ?, ?, ?, ?, ?)"] * rows)
+    return SQL_SAVE_LIVE.replace("VALUES (?, ?, ?, ?, ?, ?)", f"VALUES {values}", 1)
+
 
 SQL_DELETE_LIVE: Final = "DELETE FROM live_tables WHERE channel_id = ?"
 SQL_LOAD_LIVE: Final = """

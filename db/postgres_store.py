@@ -40,7 +40,7 @@ from typing import Any, Final, TypeVar
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from .database import SQL_SAVE_LIVE, Database, is_server_url, live_row
+from .database import Database, is_server_url, live_row, save_statement
 from .errors import StorageError
 from .leases import ShardLeases
 from .migrations import LATEST_VERSION, too_new
@@ -54,7 +54,8 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-# At most this many saves in one group commit (a statement each, one transaction).
+# At most this many saves in one group commit: six parameters a row, far below
+# PostgreSQL's 32,767 in one statement.
 MAX_SAVES_PER_COMMIT: Final = 500
 # The first key of the advisory lock the migrations take: "RUMY".
 MIGRATION_LOCK: Final = 0x52554D59
@@ -127,6 +128,7 @@ class PostgresDatabase(Database):
         # it must still be written.
         self._units: set[asyncio.Future[Any]] = set()
         self._saves = SaveQueue(self._commit_saves, MAX_SAVES_PER_COMMIT)
+        self._save_conn: asyncpg.Connection | None = None
         self._closing = False
 
     @classmethod
@@ -187,6 +189,9 @@ class PostgresDatabase(Database):
         self._closing = True  # the saves already made are written first
         await self._saves.drain()
         self._saves.stop()
+        if self._save_conn is not None:
+            await self._save_conn.close(timeout=COMMAND_TIMEOUT)
+            self._save_conn = None
         pool, self._pool = self._pool, None
         if pool is None:
             return
@@ -200,6 +205,9 @@ class PostgresDatabase(Database):
 
     def abandon(self) -> None:
         self._saves.stop()
+        if self._save_conn is not None:
+            self._save_conn.terminate()
+            self._save_conn = None
         pool, self._pool = self._pool, None
         if pool is not None:
             # Cut, not closed: the server rolls back what was open, as for a
@@ -219,16 +227,40 @@ class PostgresDatabase(Database):
         await self._saves.submit(table.channel_id, row)
 
     async def _commit_saves(self, rows: list[tuple[Any, ...]]) -> None:
-        async def body(conn: Session) -> None:
+        """One statement, one round trip, on a connection of its own: under load
+        every round trip waits its turn on the bot's busy event loop."""
+        latest = list({row[0]: row for row in rows}.values())  # a table once, its last row
+        sql = dollar_params(save_statement(len(latest)))
+        values = [value for row in latest for value in row]
+        what = f"a group commit of {len(latest)} live tables"
+        try:
+            conn = await self._save_connection()
             started = time.perf_counter()
-            async with conn.transaction():
-                # See the module's note on durability.
-                await conn.execute("SET LOCAL synchronous_commit = off")
-                await conn.executemany(SQL_SAVE_LIVE, rows)
-            if self._observe_commit is not None:
-                self._observe_commit(time.perf_counter() - started)
+            await conn.execute(sql, *values)
+        except Exception as exc:
+            await self._drop_save_connection()
+            error = _storage_error(what, self.where, exc)
+            if error is None:
+                raise
+            raise error from exc
+        if self._observe_commit is not None:
+            self._observe_commit(time.perf_counter() - started)
 
-        await self._run(f"a group commit of {len(rows)} live tables", body)
+    async def _save_connection(self) -> asyncpg.Connection:
+        if self._save_conn is None or self._save_conn.is_closed():
+            self._save_conn = await asyncpg.connect(
+                self.url,
+                timeout=CONNECT_TIMEOUT,
+                command_timeout=COMMAND_TIMEOUT,
+                # See the module's note on durability.
+                server_settings={**KEEPALIVES, "synchronous_commit": "off"},
+            )
+        return self._save_conn
+
+    async def _drop_save_connection(self) -> None:
+        conn, self._save_conn = self._save_conn, None
+        if conn is not None and not conn.is_closed():
+            conn.terminate()
 
     def time_commits(self, observe: Callable[[float], None]) -> None:
         self._observe_commit = observe
@@ -260,12 +292,21 @@ class PostgresDatabase(Database):
                 # The link is gone (the server restarted or is down): every
                 # pooled connection is as old, so none is reused.
                 await pool.expire_connections()
-                raise StorageError(
-                    f"{what} failed: {self.where} cannot be reached ({exc})"
-                ) from exc
-            if isinstance(exc, asyncpg.PostgresError):
-                raise StorageError(f"{what} failed on {self.where}: {exc}") from exc
-            raise
+            error = _storage_error(what, self.where, exc)
+            if error is None:
+                raise
+            raise error from exc
+
+
+def _storage_error(what: str, where: str, exc: Exception) -> StorageError | None:
+    """The StorageError a failed unit raises for the server's refusals and a
+    lost link; None for anything else (raised as it is: a StorageError of the
+    unit's own, or a bug)."""
+    if _unreachable(exc):
+        return StorageError(f"{what} failed: {where} cannot be reached ({exc})")
+    if isinstance(exc, asyncpg.PostgresError):
+        return StorageError(f"{what} failed on {where}: {exc}")
+    return None
 
 
 def _unreachable(exc: BaseException) -> bool:

@@ -36,7 +36,7 @@ from typing import Any, ClassVar, Final, TypeVar
 import aiosqlite
 
 from .checkpoint import Checkpointer
-from .database import SQL_SAVE_LIVE, Database, is_server_url, live_row
+from .database import Database, is_server_url, live_row, save_statement
 from .errors import DatabaseDamagedError, StorageError
 from .lock import ProcessLock
 from .migrations import LATEST_VERSION, migrate
@@ -61,13 +61,6 @@ SQL_LOAD_LIVE_RAW: Final = """
 SELECT channel_id, guild_id, message_id, CAST(rules AS BLOB), CAST(state AS BLOB), updated_at
 FROM live_tables ORDER BY channel_id
 """
-
-
-@functools.lru_cache(maxsize=64)
-def _save_statement(rows: int) -> str:
-    """SQL_SAVE_LIVE for ``rows`` tables at once; a table given twice keeps its last row."""
-    values = ", ".join(["(?, ?, ?, ?, ?, ?)"] * rows)
-    return SQL_SAVE_LIVE.replace("VALUES (?, ?, ?, ?, ?, ?)", f"VALUES {values}", 1)
 
 
 def kept_results_folder(database_path: Path) -> Path:
@@ -165,7 +158,7 @@ class SqliteDatabase(Database):
             db = cls(db_path, conn, lock, kept_results or kept_results_folder(db_path))
             writer = LiveTableWriter(
                 functools.partial(_connect_writer, db_path),
-                _save_statement,
+                save_statement,
                 MAX_SAVES_PER_COMMIT,
                 db._settle_saves,
             )
