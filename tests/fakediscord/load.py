@@ -90,6 +90,7 @@ class LoadOptions:
     # server's tables fill up on game night; 0: every table in the same instant.
     ramp: float = 0.0
     store: str = "sqlite"  # or postgresql: a real server started for the run
+    commits: bool = False  # the bot's metrics on, to read its commit times
 
 
 @dataclass
@@ -182,7 +183,7 @@ async def run_load(options: LoadOptions) -> LoadResult:
         world = Scene(emu, options.tables, options.players, options.tables_per_guild)
         counter = RequestCounter(emu.world)
         emu.traffic.on_http.append(counter.observe)
-        store = stack.enter_context(bench_store(options.store, workdir))
+        store = stack.enter_context(bench_store(options.store, workdir, metrics=options.commits))
         bot = await BotProcess.start(emu, workdir / "rummy.sqlite3", workdir / "bot.log",
                                      profile=options.profile, extra_env=store.env)
         await bot.wait_connected(emu)
@@ -231,7 +232,9 @@ async def run_load(options: LoadOptions) -> LoadResult:
         bot_cpu = bot.cpu_seconds() - cpu_bot
         load_cpu = _cpu_self() - cpu_self
         rss_kb, peak_kb = bot.memory_kb()
-        commits = await asyncio.to_thread(Commits.read, store.metrics_url)
+        commits = None
+        if store.metrics_url is not None:
+            commits = await asyncio.to_thread(Commits.read, store.metrics_url)
         # The kernel updates VmHWM lazily: never report less than an RSS we saw.
         peak_kb = max(peak_kb, rss_kb, rss_seen[0])
         interactions = [i for key, i in emu.world.interactions.items() if key not in before]
@@ -482,6 +485,9 @@ def parse_args(argv: list[str] | None = None) -> LoadOptions:
     parser.add_argument("--store", choices=STORES, default="sqlite",
                         help="the bot's database: an SQLite file (default), or a PostgreSQL "
                         "server started for the run")
+    parser.add_argument("--commits", action="store_true",
+                        help="turn the bot's metrics on and report its commit times "
+                        "(costs the bot some CPU)")
     parser.add_argument("--startup", type=int, metavar="N",
                         help="measure start-up with N saved live tables instead")
     args = parser.parse_args(argv)
@@ -495,7 +501,7 @@ def parse_args(argv: list[str] | None = None) -> LoadOptions:
         rate_limits=not args.no_rate_limits, global_limit=args.global_limit or None,
         validate=args.validate, seed=args.seed, keep=args.keep, progress=not args.quiet,
         startup=args.startup, profile=args.profile, latencies=args.latencies, ramp=args.ramp,
-        store=args.store,
+        store=args.store, commits=args.commits,
     )
 
 

@@ -2,8 +2,10 @@
 
 ``--store sqlite`` (the default) gives the bot a fresh file in the run's
 folder; ``--store postgresql`` starts a real PostgreSQL server for the run
-(``tests.postgres_server``) with a fresh database. Either way the bot's
-metrics port is on, and the run reads its commit-time histogram at the end.
+(``tests.postgres_server``) with a fresh database. With ``--commits`` the
+bot's metrics port is on, and the run reads its commit-time histogram at the
+end (the metrics cost the bot some CPU: off by default, so that runs compare
+with earlier ones).
 """
 
 from __future__ import annotations
@@ -45,13 +47,14 @@ class BenchStore:
         return int(size) // 1024
 
     @property
-    def metrics_url(self) -> str:
-        return f"http://127.0.0.1:{self.env['HEALTH_PORT']}/metrics"
+    def metrics_url(self) -> str | None:
+        port = self.env.get("HEALTH_PORT")
+        return None if port is None else f"http://127.0.0.1:{port}/metrics"
 
 
 @contextlib.contextmanager
-def bench_store(kind: str, workdir: Path) -> Iterator[BenchStore]:
-    env = {"HEALTH_PORT": str(_free_port())}
+def bench_store(kind: str, workdir: Path, *, metrics: bool = False) -> Iterator[BenchStore]:
+    env = {"HEALTH_PORT": str(_free_port())} if metrics else {}
     if kind == "sqlite":
         yield BenchStore(kind, workdir / "rummy.sqlite3", env)
         return
