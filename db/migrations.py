@@ -309,6 +309,14 @@ LATEST_VERSION = MIGRATIONS[-1].version
 assert [m.version for m in MIGRATIONS] == list(range(1, len(MIGRATIONS) + 1))
 
 
+def migration_failed(migration: Migration, where: str, exc: BaseException) -> StorageError:
+    """The refusal when a migration fails: nothing of it was applied."""
+    return StorageError(
+        f"migration {migration.version} ({migration.name}) failed on {where}: {exc}; "
+        f"the database is left unchanged at version {migration.version - 1}"
+    )
+
+
 def too_new(where: str, version: int) -> DatabaseTooNewError:
     """The refusal of a database a newer release wrote."""
     return DatabaseTooNewError(
@@ -356,10 +364,7 @@ async def migrate(conn: aiosqlite.Connection, path: Path, target: int = LATEST_V
             await conn.executescript(script)
         except Exception as exc:
             await _rollback_quietly(conn)
-            raise StorageError(
-                f"migration {migration.version} ({migration.name}) failed on {path}: {exc}; "
-                f"the database is left unchanged at version {migration.version - 1}"
-            ) from exc
+            raise migration_failed(migration, str(path), exc) from exc
         log.info("database %s migrated to version %d: %s", path, migration.version, migration.name)
     return max(current, target)
 

@@ -43,7 +43,7 @@ from asyncpg.pool import PoolConnectionProxy
 from .database import Database, is_server_url, live_row, save_statement
 from .errors import StorageError
 from .leases import ShardLeases
-from .migrations import LATEST_VERSION, too_new
+from .migrations import LATEST_VERSION, migration_failed, too_new
 from .models import LiveTable
 from .postgres_link import COMMAND_TIMEOUT, CONNECT_TIMEOUT, KEEPALIVES, POOL_SIZE, shown_url
 from .postgres_schema import POSTGRES_MIGRATIONS
@@ -362,10 +362,7 @@ async def migrate(conn: Connection, where: str, target: int = LATEST_VERSION) ->
                     time.time(),
                 )
         except asyncpg.PostgresError as exc:
-            raise StorageError(
-                f"migration {migration.version} ({migration.name}) failed on {where}: {exc}; "
-                f"the database is left unchanged at version {migration.version - 1}"
-            ) from exc
+            raise migration_failed(migration, where, exc) from exc
         log.info("database %s migrated to version %d: %s", where, migration.version, migration.name)
     return max(current, target)
 
