@@ -8,6 +8,7 @@ that two bots in one process (tests, a standby) never mix their figures.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from types import SimpleNamespace
@@ -25,6 +26,7 @@ _ID = re.compile(r"^\d+$")
 _TOKEN_AFTER = frozenset({"webhooks", "interactions"})
 
 
+@functools.lru_cache(maxsize=4096)
 def route_of(path: str) -> str:
     """A REST path as a route template: ids become ``{id}``, tokens ``{token}``
     (``/api/v10/interactions/{id}/{token}/callback``)."""
@@ -79,10 +81,27 @@ class Metrics:
             buckets=COMMIT_BUCKETS,
             registry=self.registry,
         )
+        self._counted = {}
+        self._timed = {}
+        self._requests = {}
 
     def interaction(self, kind: str, action: str, outcome: str, seconds: float) -> None:
-        self.interactions.labels(kind, action, outcome).inc()
-        self.answer_seconds.labels(kind).observe(max(0.0, seconds))
+        # The library checks and looks up the labels at every call: a child is
+        # kept per label set, as every click and request counts.
+        counted = self._counted.get((kind, action, outcome))
+        if counted is None:
+            counted = self._counted[(kind, action, outcome)] = self.interactions.labels(
+                kind, action, outcome
+            )
+        counted.inc()
+        timed = self._timed.get(kind)
+        if timed is None:
+            timed = self._timed[kind] = self.answer_seconds.labels(kind)
+        timed.observe(max(0.0, seconds))
+
+    _counted: dict[tuple[str, str, str], Counter]
+    _timed: dict[str, Histogram]
+    _requests: dict[tuple[str, str, int], Counter]
 
     def commit(self, seconds: float) -> None:
         self.commit_seconds.observe(seconds)
@@ -97,7 +116,13 @@ class Metrics:
         async def on_end(_: Any, __: SimpleNamespace, params: Any) -> None:
             route = route_of(params.url.path)
             status = params.response.status
-            self.requests.labels(params.method, route, str(status)).inc()
+            key = (params.method, route, status)
+            counted = self._requests.get(key)
+            if counted is None:
+                counted = self._requests[key] = self.requests.labels(
+                    params.method, route, str(status)
+                )
+            counted.inc()
             if status == 429:
                 self.rate_limited.labels(params.method, route).inc()
 
