@@ -20,10 +20,11 @@ Levels:
   next player could meld or lay off, goes out as soon as it can, and otherwise holds
   its melds back (a rummy under ``rummy_bonus = double``, no lay-off spots for the
   others) until an opponent is close to going out or the stock is about to run dry.
-* ``expert`` (``engine.expert``): judges hands as hard does, but also remembers the
-  hand's public record (what each opponent took from the pile, threw away or passed
-  over, and the order of a turned-over stock) and looks ahead over sampled deals of
-  the hidden cards. It reads the view and that record, and nothing else.
+* ``expert`` (``engine.expert``): remembers the hand's public record (what each
+  opponent took from the pile, threw away or passed over, and the order of a
+  turned-over stock), and judges a hand by how soon it would go out over sampled
+  orders of its next stock draws, less what its discard may give the next player.
+  It reads the view and that record, and nothing else.
 
 ``timeout_action`` is what the bot plays for someone whose turn timer ran out: a
 draw from the stock and a discard of the highest unmatched card, never a meld.

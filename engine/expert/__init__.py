@@ -2,8 +2,9 @@
 hidden cards (see ``engine.expert.player``).
 
 ``record`` keeps the public events of a hand, ``memory`` replays them for one seat,
-``belief`` turns that into chances and sampled deals, ``lookahead`` compares close
-discards on those deals, and ``player`` decides.
+``belief`` turns that into chances and sampled orders of the seat's next stock draws,
+``race`` finds how a hand can go out and how soon those draws would get it there, and
+``player`` decides.
 """
 
 from engine.expert.player import EXPERT, ExpertWeights, expert_action

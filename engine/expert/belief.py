@@ -6,15 +6,15 @@ known to be in an opponent's hand, known to be in the stock at a known place, or
 equally likely everywhere. Someone who took a card from the pile was probably
 collecting around it, and someone who threw a card away or passed it over probably
 was not; ``likelihood`` turns those signs into a relative weight that the card sits
-in a given opponent's hand, and ``sample`` deals the unknown cards out accordingly
-(a *determinization*: one complete guess at the hidden cards, for the look-ahead).
+in a given opponent's hand, and ``stock_orders`` guesses, accordingly, which cards
+the seat's next draws from the stock will bring (for the look-ahead of
+``engine.expert.race``).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from engine.cards import Card, Suit, card_at
 from engine.handscore import ALL_CARDS, cid
@@ -23,7 +23,7 @@ from engine.view import HandView
 
 from .memory import Memory
 
-__all__ = ["Belief", "Deal", "melds_with"]
+__all__ = ["Belief", "melds_with"]
 
 # How much more (or less) likely a card is to be in a hand, per sign: a card that would
 # meld with one the player took from the pile, and one that would meld with a card they
@@ -43,15 +43,6 @@ def melds_with(a: Card, b: Card, rules: HouseRules) -> bool:
     if rules.ace is AceRule.HIGH_OR_LOW and 1 in (a.rank, b.rank):
         gap = min(gap, 14 - max(a.rank, b.rank))
     return gap <= 2
-
-
-@dataclass(frozen=True, slots=True)
-class Deal:
-    """One complete guess at the hidden cards: each opponent's hand, and the stock from
-    its top card down."""
-
-    hands: dict[str, tuple[Card, ...]]
-    stock: tuple[Card, ...]
 
 
 class Belief:
@@ -156,19 +147,13 @@ class Belief:
         """The cards ``player`` might hold: the unknown ones and those known to be theirs."""
         return (*self.unknown, *self.known.get(player, ()))
 
-    def sample(self, rng: random.Random, stock_size: int) -> Deal:
-        """Deal the unknown cards: each opponent's hidden cards drawn by their weights,
-        the rest shuffled into the stock (after the known stock, if it is known)."""
-        pool = list(self.unknown)
-        hands: dict[str, tuple[Card, ...]] = {}
-        for player, hidden in self.hidden.items():
-            chosen = _weighted_pick(pool, self.likelihood[player], hidden, rng)
-            taken = set(chosen)
-            pool = [c for c in pool if c not in taken]
-            hands[player] = (*self.known[player], *chosen)
-        rng.shuffle(pool)
-        stock = self.stock if self.stock is not None else tuple(pool[:stock_size])
-        return Deal(hands, stock)
+    def stock_orders(self, rng: random.Random, count: int, length: int) -> list[list[Card]]:
+        """``count`` guesses at the next ``length`` cards this seat will draw from an
+        unknown stock: the unknown cards in an order drawn by the chance each is in the
+        stock rather than in a hand."""
+        chances = {c: self.chance_in_stock(c) for c in self.unknown}
+        pool = [c for c, chance in chances.items() if chance > 0.0]
+        return [_weighted_pick(pool, chances, length, rng) for _ in range(count)]
 
 
 def _weighted_pick(

@@ -1,17 +1,21 @@
-"""The expert computer player: the hard player's judgement of a hand, with a memory
-of the public record and a look-ahead over the hidden cards.
+"""The expert computer player: a memory of the public record and a look-ahead over
+the hidden cards.
 
 Its inputs are the seat's ``HandView`` and the hand's ``PublicRecord``, nothing else,
 so it knows what a careful person at the table would know and no more. From them it
 builds a ``Belief`` (which cards are where, and how likely) and then:
 
-* draws by comparing the top discard with the stock: the exact next card when the
-  stock's order is known (house rule ``empty_stock = turn_over``), otherwise the
-  average over the cards the stock may hold;
+* looks ahead over its own next draws (``race``): it samples, from what it believes
+  is still in the stock, the order in which its next stock draws could bring the
+  cards (the known order under house rule ``empty_stock = turn_over``), and judges a
+  hand by how soon, on those samples, it would have every card in a meld;
+* draws the top discard when the hand it makes would go out sooner than one drawing
+  from the stock;
 * goes out as soon as it can;
-* discards the card that leaves the best hand after weighing what it gives away to the
-  next player, whose collected cards it remembers, with a look-ahead (``lookahead``)
-  over sampled deals settling close calls;
+* judges a hand still far from going out (or one that may end with everyone counting
+  their cards) as the hard player does, by the shape and points of its best split;
+* discards the card that leaves the hand going out soonest, less what the discard may
+  give the next player, whose collected cards it remembers;
 * holds its melds back for a rummy (worth it only under ``rummy_bonus = double``) and
   to give the others no lay-off spots, until an opponent nears going out, the stock
   runs dry, or the match score says points in hand matter more.
@@ -31,17 +35,18 @@ from engine.handscore import (
     Evaluator,
     HardWeights,
     action_for,
+    cid,
     going_out,
 )
 from engine.limits import MAX_RESHUFFLES, MAX_TURN_OVERS
 from engine.melds import lay_off_options
-from engine.rules import AceRule, EmptyStock, MeldsPerTurn, RummyBonus
+from engine.rules import AceRule, EmptyStock, GoOut, MeldsPerTurn, RummyBonus
 from engine.state import Phase
 from engine.view import HandView
 
 from .belief import Belief
-from .lookahead import Lookahead
 from .memory import recall
+from .race import Futures, RaceSearch
 from .record import PublicRecord
 
 __all__ = ["EXPERT", "ExpertWeights", "expert_action"]
@@ -51,26 +56,33 @@ __all__ = ["EXPERT", "ExpertWeights", "expert_action"]
 class ExpertWeights:
     """The expert's knobs, tuned with ``python -m engine.arena``.
 
-    ``score`` weighs a hand as the hard player does (``engine.handscore``). A discard
-    costs ``danger`` times the chance it completes a meld for the next player (known
-    cards count for certain) and ``lay_off_danger`` when it fits a table meld. The
-    discard is taken when it beats the expected stock card by ``take_margin``. Melds
-    are held back while every opponent holds more than ``hold_min_opponent_cards``
-    cards (``..._multi`` with 3 or more players; ``no_bonus_extra`` more under
-    ``rummy_bonus = none``). ``candidates`` discards within
-    ``close_call`` of the best are compared by the look-ahead over ``samples`` deals.
+    A hand is worth the average over ``futures`` sampled orders of its next
+    ``horizon`` stock draws of ``decay`` to the power of the draws it needs to go out
+    (``decay`` is roughly the chance an opponent has not gone out meanwhile, per turn).
+    Targets up to ``slack`` draws beyond the nearest are weighed, and none beyond
+    ``most`` draws: a hand further away is judged as the hard player judges it,
+    by ``score`` (``engine.handscore``), which also settles ties.
+
+    A discard costs ``feed`` times the chance it completes a meld for the next player
+    (known cards count for certain), and ``lay_off_danger / danger`` times ``feed``
+    when it fits a table meld; in ``score``'s units that is ``danger`` and
+    ``lay_off_danger``. Melds are held back while every opponent holds more than
+    ``hold_min_opponent_cards`` cards (``..._multi`` with 3 or more players;
+    ``no_bonus_extra`` more under ``rummy_bonus = none``).
     """
 
     score: HardWeights = field(default_factory=HardWeights)
     danger: float = 8.0
     lay_off_danger: float = 6.0
-    take_margin: float = 0.0
     hold_min_opponent_cards: int = 3
     hold_min_opponent_cards_multi: int = 1
     no_bonus_extra: int = 1
-    candidates: int = 3
-    close_call: float = 4.0
-    samples: int = 12
+    decay: float = 0.8
+    feed: float = 0.1
+    futures: int = 128
+    horizon: int = 14
+    slack: int = 1
+    most: int = 3
 
 
 EXPERT = ExpertWeights()
@@ -84,7 +96,7 @@ def expert_action(
     move."""
     belief = Belief(view, recall(record, view))
     if view.phase is Phase.DRAW:
-        return _draw(view, belief, weights)
+        return _draw(view, belief, rng, weights)
     return _play(view, belief, record, rng, weights)
 
 
@@ -214,7 +226,10 @@ def _best_after(
     )
 
 
-def _draw(view: HandView, belief: Belief, weights: ExpertWeights) -> Action:
+def _draw(view: HandView, belief: Belief, rng: random.Random, weights: ExpertWeights) -> Action:
+    """Take the discard when the hand it makes, after its best discard, is expected to
+    go out sooner than the hand that draws from the stock (one draw sooner, as the
+    taken card is this turn's draw)."""
     legal = view.legal
     top = view.discard_top
     if top is None or TakeDiscard() not in legal:
@@ -224,30 +239,56 @@ def _draw(view: HandView, belief: Belief, weights: ExpertWeights) -> Action:
     if _stock_draw_ends_hand(view):
         return DrawStock() if _likely_lowest(view, belief) else TakeDiscard()
     danger = Danger(view, belief, weights)
-    take = _best_after((*view.hand, top), top, view, belief, danger, weights)
-    if belief.stock is not None and belief.stock:
-        stock = _best_after((*view.hand, belief.stock[0]), None, view, belief, danger, weights)
-    else:
-        stock = _expected_stock_draw(view, belief, danger, weights)
-    return TakeDiscard() if take > stock + weights.take_margin else DrawStock()
+    taking = _race((*view.hand, top), len(view.hand), view, belief, weights)
+    drawing = _race(view.hand, len(view.hand), view, belief, weights)
+    if not (taking.found or drawing.found) or _endgame(view):
+        # Too far from going out to race (or the count in hand decides): judge the hand
+        # by its shape and points, as the hard player does. (A hand out of reach of
+        # the race is worth nothing to it, so the other way is taken.)
+        take = _best_after((*view.hand, top), top, view, belief, danger, weights)
+        keep = _evaluator(view.hand, view, belief, weights).best((1 << len(view.hand)) - 1)
+        return TakeDiscard() if take - keep > weights.score.take_threshold else DrawStock()
+    futures = _futures(view, belief, rng, weights)
+    take = max(
+        futures.value(taking.targets_without(card), 1, weights.decay) - _fed(card, danger, weights)
+        for card in view.hand
+    )
+    whole = drawing.targets_whole()
+    # A hand that lacks nothing still goes out only after this draw.
+    draw = weights.decay if 0 in whole else futures.value(whole, 0, weights.decay)
+    return TakeDiscard() if take > draw else DrawStock()
 
 
-def _expected_stock_draw(
-    view: HandView, belief: Belief, danger: Danger, weights: ExpertWeights
-) -> float:
-    """The average score after drawing from the stock and discarding, over the cards
-    the stock may hold, each by the chance it is not in an opponent's hand."""
-    total = 0.0
-    mass = 0.0
-    for card in belief.unknown:
-        p = belief.chance_in_stock(card)
-        if p <= 0.0:
-            continue
-        total += p * _best_after((*view.hand, card), None, view, belief, danger, weights)
-        mass += p
-    if mass <= 0.0:
-        return _best_after(view.hand, None, view, belief, danger, weights)
-    return total / mass
+def _race(
+    cards: Sequence[Card], keep: int, view: HandView, belief: Belief, weights: ExpertWeights
+) -> RaceSearch:
+    """The targets ``cards`` can reach, keeping ``keep`` of them after each discard."""
+    rules = view.rules
+    return RaceSearch(
+        cards,
+        belief.live,
+        [m.meld for m in view.melds],
+        rules.ace,
+        keep,
+        go_out_melding_all=rules.go_out is GoOut.ANY,
+        slack=weights.slack,
+        most=weights.most,
+    )
+
+
+def _futures(view: HandView, belief: Belief, rng: random.Random, weights: ExpertWeights) -> Futures:
+    """Sampled orders of this seat's next stock draws. A stock whose order everyone saw
+    made has one: every card the others draw (one each per round) is skipped."""
+    if belief.stock is not None:
+        mine = belief.stock[:: len(view.players)]
+        return Futures([[cid(c) for c in mine]], weights.horizon)
+    orders = belief.stock_orders(rng, weights.futures, weights.horizon)
+    return Futures([[cid(c) for c in order] for order in orders], weights.horizon)
+
+
+def _fed(card: Card, danger: Danger, weights: ExpertWeights) -> float:
+    """What handing ``card`` to the next player costs, on the race's scale."""
+    return weights.feed * danger(card) / weights.danger
 
 
 def _likely_lowest(view: HandView, belief: Belief) -> bool:
@@ -295,7 +336,7 @@ def _play(
         return going
     if not scored:
         return legal[0]
-    throw = _choose_discard(view, belief, scored, rng, weights)
+    throw = _choose_discard(view, belief, scored, danger, rng, weights)
     if not _hold_melds(view, record, evaluator, full & ~evaluator.bit(throw), weights):
         groups = [g for g in evaluator.split(full & ~evaluator.bit(throw)) if g.played]
         groups.sort(key=lambda g: (g.kind == KIND_LAY_OFF, -len(g.played)))
@@ -310,22 +351,26 @@ def _choose_discard(
     view: HandView,
     belief: Belief,
     scored: list[tuple[float, tuple[int, int, int], Card]],
+    danger: Danger,
     rng: random.Random,
     weights: ExpertWeights,
 ) -> Card:
-    """The best discard by score, unless the look-ahead prefers a close runner-up."""
-    best_score = scored[0][0]
-    close = [card for score, _, card in scored if best_score - score <= weights.close_call]
-    close = close[: weights.candidates]
-    if len(close) < 2:
+    """The discard that leaves the hand going out soonest, less what it may give the
+    next player; by score alone when the hand is too far from going out to race, or
+    when the hand may end with everyone counting their cards."""
+    race = _race(view.hand, len(view.hand) - 1, view, belief, weights)
+    if not race.found or _endgame(view):
         return scored[0][2]
-    if weights.samples <= 0:
-        return scored[0][2]
-    points_weight = _points_weight(view, weights)
-    lookahead = Lookahead(
-        view, belief, weights.score, points_weight, weights.samples, weights.danger
-    )
-    return lookahead.best(close, rng)
+    futures = _futures(view, belief, rng, weights)
+    best: tuple[float, float] | None = None
+    throw = scored[0][2]
+    for score, _, card in scored:
+        soon = futures.value(race.targets_without(card), 0, weights.decay)
+        ranked = (soon - _fed(card, danger, weights), score)
+        if best is None or ranked > best:
+            best = ranked
+            throw = card
+    return throw
 
 
 def _hold_melds(
