@@ -38,7 +38,7 @@ from engine.handscore import (
     cid,
     going_out,
 )
-from engine.limits import MAX_RESHUFFLES, MAX_TURN_OVERS
+from engine.limits import CARDS_DEALT, MAX_RESHUFFLES, MAX_TURN_OVERS
 from engine.melds import lay_off_options
 from engine.rules import AceRule, EmptyStock, GoOut, MeldsPerTurn, RummyBonus
 from engine.state import Phase
@@ -58,15 +58,20 @@ class ExpertWeights:
 
     A hand is worth the average over ``futures`` sampled orders of its next
     ``horizon`` stock draws of ``decay`` to the power of the draws it needs to go out
-    (``decay`` is roughly the chance an opponent has not gone out meanwhile, per turn).
-    Targets up to ``slack`` draws beyond the nearest are weighed, and none beyond
-    ``most`` draws: a hand further away is judged as the hard player judges it,
-    by ``score`` (``engine.handscore``), which also settles ties.
+    (``decay`` is roughly the chance an opponent has not gone out meanwhile, per turn;
+    it falls by ``decay_drop`` from the first turns of a hand to ten turns each, as
+    the others get closer). Targets up to ``slack`` draws beyond the nearest are
+    weighed, and none beyond ``most`` draws: a hand further away is judged as the
+    hard player judges it, by ``score`` (``engine.handscore``), which also settles
+    ties.
 
     A discard costs ``feed`` times the chance it completes a meld for the next player
     (known cards count for certain), and ``lay_off_danger / danger`` times ``feed``
     when it fits a table meld; in ``score``'s units that is ``danger`` and
-    ``lay_off_danger``. Melds are held back while every opponent holds more than
+    ``lay_off_danger``. ``feed`` grows by ``feed_growth`` times itself over the same
+    span, as a card handed over late brings its taker nearer to going out.
+
+    Melds are held back while every opponent holds more than
     ``hold_min_opponent_cards`` cards (``..._multi`` with 3 or more players;
     ``no_bonus_extra`` more under ``rummy_bonus = none``).
     """
@@ -81,6 +86,8 @@ class ExpertWeights:
     feed: float = 0.1
     futures: int = 128
     horizon: int = 14
+    decay_drop: float = 0.1
+    feed_growth: float = 1.0
     slack: int = 1
     most: int = 3
 
@@ -250,12 +257,13 @@ def _draw(view: HandView, belief: Belief, rng: random.Random, weights: ExpertWei
         return TakeDiscard() if take - keep > weights.score.take_threshold else DrawStock()
     futures = _futures(view, belief, rng, weights)
     take = max(
-        futures.value(taking.targets_without(card), 1, weights.decay) - _fed(card, danger, weights)
+        futures.value(taking.targets_without(card), 1, _decay(view, weights))
+        - _fed(card, danger, weights)
         for card in view.hand
     )
     whole = drawing.targets_whole()
     # A hand that lacks nothing still goes out only after this draw.
-    draw = weights.decay if 0 in whole else futures.value(whole, 0, weights.decay)
+    draw = _decay(view, weights) if 0 in whole else futures.value(whole, 0, _decay(view, weights))
     return TakeDiscard() if take > draw else DrawStock()
 
 
@@ -288,7 +296,21 @@ def _futures(view: HandView, belief: Belief, rng: random.Random, weights: Expert
 
 def _fed(card: Card, danger: Danger, weights: ExpertWeights) -> float:
     """What handing ``card`` to the next player costs, on the race's scale."""
-    return weights.feed * danger(card) / weights.danger
+    scale = 1.0 + weights.feed_growth * (_progress(danger.view) - 0.5)
+    return weights.feed * scale * danger(card) / weights.danger
+
+
+def _progress(view: HandView) -> float:
+    """How far into the hand play is: 0 at the deal, 1 after ten turns each."""
+    seats = len(view.players)
+    first_stock = 52 - seats * CARDS_DEALT[seats] - 1
+    drawn = first_stock - view.stock_size if not view.stock_exhaustions else first_stock
+    return min(1.0, drawn / (10 * seats))
+
+
+def _decay(view: HandView, weights: ExpertWeights) -> float:
+    """The chance, per draw, that nobody else goes out meanwhile."""
+    return weights.decay - weights.decay_drop * (_progress(view) - 0.5)
 
 
 def _likely_lowest(view: HandView, belief: Belief) -> bool:
@@ -365,7 +387,7 @@ def _choose_discard(
     best: tuple[float, float] | None = None
     throw = scored[0][2]
     for score, _, card in scored:
-        soon = futures.value(race.targets_without(card), 0, weights.decay)
+        soon = futures.value(race.targets_without(card), 0, _decay(view, weights))
         ranked = (soon - _fed(card, danger, weights), score)
         if best is None or ranked > best:
             best = ranked
