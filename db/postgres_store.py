@@ -332,16 +332,20 @@ async def migrate(conn: Connection, where: str, target: int = LATEST_VERSION) ->
     """Apply every migration between the database's version and ``target``,
     each in a transaction of its own; the version it is left at."""
     async with conn.transaction():
+        # The version and the other tables are read under the lock a migration holds
+        # while it runs: read outside it, another process's first migration could
+        # land between the two reads and look like someone else's tables.
         await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
         await conn.execute(
             "CREATE TABLE IF NOT EXISTS schema_version ("
             " version BIGINT PRIMARY KEY, name TEXT NOT NULL,"
             " applied_at DOUBLE PRECISION NOT NULL)"
         )
-    current = await schema_version(conn)
+        current = await schema_version(conn)
+        foreign = current == 0 and await _has_other_tables(conn)
     if current > LATEST_VERSION:
         raise too_new(where, current)
-    if current == 0 and await _has_other_tables(conn):
+    if foreign:
         raise StorageError(
             f"{where} already holds tables but no Rummy schema: it is not a Rummy bot "
             "database. Point DATABASE_URL at a new, empty database."
