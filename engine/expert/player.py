@@ -246,9 +246,10 @@ def _draw(view: HandView, belief: Belief, rng: random.Random, weights: ExpertWei
     if _stock_draw_ends_hand(view):
         return DrawStock() if _likely_lowest(view, belief) else TakeDiscard()
     danger = Danger(view, belief, weights)
-    taking = _race((*view.hand, top), len(view.hand), view, belief, weights)
-    drawing = _race(view.hand, len(view.hand), view, belief, weights)
-    if not (taking.found or drawing.found) or _endgame(view):
+    endgame = _endgame(view)
+    taking = None if endgame else _race((*view.hand, top), len(view.hand), view, belief, weights)
+    drawing = None if endgame else _race(view.hand, len(view.hand), view, belief, weights)
+    if taking is None or drawing is None or not (taking.found or drawing.found):
         # Too far from going out to race (or the count in hand decides): judge the hand
         # by its shape and points, as the hard player does. (A hand out of reach of
         # the race is worth nothing to it, so the other way is taken.)
@@ -256,14 +257,14 @@ def _draw(view: HandView, belief: Belief, rng: random.Random, weights: ExpertWei
         keep = _evaluator(view.hand, view, belief, weights).best((1 << len(view.hand)) - 1)
         return TakeDiscard() if take - keep > weights.score.take_threshold else DrawStock()
     futures = _futures(view, belief, rng, weights)
+    decay = _decay(view, weights)
     take = max(
-        futures.value(taking.targets_without(card), 1, _decay(view, weights))
-        - _fed(card, danger, weights)
+        futures.value(taking.targets_without(card), 1, decay) - _fed(card, danger, weights)
         for card in view.hand
     )
     whole = drawing.targets_whole()
     # A hand that lacks nothing still goes out only after this draw.
-    draw = _decay(view, weights) if 0 in whole else futures.value(whole, 0, _decay(view, weights))
+    draw = decay if 0 in whole else futures.value(whole, 0, decay)
     return TakeDiscard() if take > draw else DrawStock()
 
 
@@ -380,19 +381,20 @@ def _choose_discard(
     """The discard that leaves the hand going out soonest, less what it may give the
     next player; by score alone when the hand is too far from going out to race, or
     when the hand may end with everyone counting their cards."""
+    if _endgame(view):
+        return scored[0][2]
     race = _race(view.hand, len(view.hand) - 1, view, belief, weights)
-    if not race.found or _endgame(view):
+    if not race.found:
         return scored[0][2]
     futures = _futures(view, belief, rng, weights)
-    best: tuple[float, float] | None = None
-    throw = scored[0][2]
-    for score, _, card in scored:
-        soon = futures.value(race.targets_without(card), 0, _decay(view, weights))
-        ranked = (soon - _fed(card, danger, weights), score)
-        if best is None or ranked > best:
-            best = ranked
-            throw = card
-    return throw
+    decay = _decay(view, weights)
+
+    def ranked(entry: tuple[float, tuple[int, int, int], Card]) -> tuple[float, float]:
+        score, _, card = entry
+        soon = futures.value(race.targets_without(card), 0, decay)
+        return soon - _fed(card, danger, weights), score
+
+    return max(scored, key=ranked)[2]
 
 
 def _hold_melds(
