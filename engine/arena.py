@@ -21,10 +21,11 @@ import argparse
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.actions import Action
 from engine.ai import Level, choose_action
 from engine.errors import RummyError
 from engine.expert import PublicRecord
@@ -32,6 +33,7 @@ from engine.hand import Hand
 from engine.rules import HouseRules
 from engine.scoring import Termination
 from engine.state import Event
+from engine.view import HandView
 
 DEFAULT_MATCHUPS: tuple[tuple[Level, Level], ...] = (
     (Level.EXPERT, Level.HARD),
@@ -81,8 +83,17 @@ def hand_seed(seed: int, players: int, deal: int) -> int:
     return seed * 1_000_003 + players * 100_003 + deal
 
 
+Decide = Callable[[HandView, str, random.Random, PublicRecord], Action]
+"""How a seat of a level picks its move: ``choose_action``'s signature."""
+
+
 def play_hand(
-    levels: Sequence[str], rules: HouseRules, seed: int, dealer: int, tally: Tally
+    levels: Sequence[str],
+    rules: HouseRules,
+    seed: int,
+    dealer: int,
+    tally: Tally,
+    decide: Decide = choose_action,
 ) -> None:
     """Play one whole hand between computer seats and add it to ``tally``."""
     players = [f"cpu{i + 1}" for i in range(len(levels))]
@@ -98,7 +109,7 @@ def play_hand(
         view = hand.view_for(player)
         start = time.perf_counter()
         record = PublicRecord.of(events)
-        action = choose_action(view, level_of[player], rngs[player], record)
+        action = decide(view, level_of[player], rngs[player], record)
         tally.times.setdefault(level_of[player], []).append(time.perf_counter() - start)
         events += hand.apply(player, action)
         moves += 1
@@ -217,7 +228,7 @@ def _parse_matchup(text: str) -> tuple[str, str]:
         ) from None
 
 
-def _parse_rules(items: Sequence[str]) -> HouseRules:
+def parse_rules(items: Sequence[str]) -> HouseRules:
     data: dict[str, Any] = {}
     for item in items:
         name, sep, value = item.partition("=")
@@ -246,7 +257,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.hands < 1 or any(not 2 <= p <= 6 for p in args.players):
         parser.error("--hands must be positive and --players between 2 and 6")
     try:
-        rules = _parse_rules(args.rule)
+        rules = parse_rules(args.rule)
     except RummyError as exc:
         parser.error(str(exc))
     shown = ", ".join(
