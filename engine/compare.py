@@ -228,9 +228,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RummyError as exc:
         parser.error(str(exc))
     names = ["defaults", *(text.strip() or "defaults" for text in args.variants)]
+    changed = ", ".join(
+        f"{name}={value}"
+        for name, value in rules.to_dict().items()
+        if value != HouseRules().to_dict()[name]
+    )
     print(
         f"expert variants against {against}, {args.players} players, {args.hands} hands,"
-        f" seed {args.seed}",
+        f" seed {args.seed}; house rules: {changed or 'defaults'}",
         flush=True,
     )
     results = play_variants(

@@ -53,11 +53,15 @@ def test_the_report_measures_each_variant_against_the_defaults(
 ) -> None:
     assert main(["", "feed=2", "--hands", "4", "--seed", "4"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "expert variants against hard, 2 players, 4 hands, seed 4"
+    assert out[0] == (
+        "expert variants against hard, 2 players, 4 hands, seed 4; house rules: defaults"
+    )
     rows = {line.split()[0]: line for line in out[2:]}
     assert "(baseline)" in out[2] and out[2].split()[0] == "defaults"
     assert "+0.0 ± 0.0 pts" in out[3]
     assert "feed=2" in rows and "95% CI" in out[1]
+    assert main(["", "--hands", "1", "--rule", "ace=high_or_low"]) == 0
+    assert "house rules: ace=high_or_low" in capsys.readouterr().out
 
 
 def test_bad_arguments_go_to_stderr_and_play_nothing(capsys: pytest.CaptureFixture[str]) -> None:
