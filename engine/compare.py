@@ -8,11 +8,13 @@ the given knobs changed. The defaults play first, as the baseline. Every variant
 the same hands against the same opponent level: the same deals, seats and random
 generators, so two variants' hands differ only where their choices do.
 
-The arena's win rate over 2,000 hands has an interval about 4 points wide, far wider
-than most changes a knob makes. Paired hands cancel the luck of the deal: for each
+The arena's win rate over 2,000 hands has an interval about 4 points wide, wider than
+most changes a knob makes, and two separate runs differ by up to 3 points from luck
+alone. Paired hands take out the luck of the deal that both variants share: for each
 variant this prints the share of hands won (95% Wilson interval), the expert's points
 less the opponent's per hand, and the difference from the baseline in hands won with
-a 95% interval over the per-hand differences, which is several times narrower.
+a 95% interval over the per-hand differences (about ±2 points at 1,600 hands, where
+two unpaired runs give about ±3.4).
 Decision times come last; with ``--jobs`` above 1 the workers share the machine, so
 use ``--jobs 1`` when the times matter.
 """
