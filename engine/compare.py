@@ -224,6 +224,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         against = Level(args.against).value
     except ValueError:
         parser.error(f"--against {args.against!r}: levels are random, easy, hard and expert")
+    if against == EXPERT_LEVEL:
+        # Both seats would play the variant: nothing would be compared.
+        parser.error("--against: the opponent must be random, easy or hard")
     try:
         rules = parse_rules(args.rule)
         changes = [parse_variant(text) for text in args.variants]

@@ -74,3 +74,6 @@ def test_bad_arguments_go_to_stderr_and_play_nothing(capsys: pytest.CaptureFixtu
     with pytest.raises(SystemExit):
         main(["", "--against", "pro"])
     assert "levels are random, easy, hard and expert" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["", "--against", "expert"])
+    assert "the opponent must be random, easy or hard" in capsys.readouterr().err
