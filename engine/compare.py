@@ -42,7 +42,7 @@ from engine.view import HandView
 EXPERT_LEVEL = Level.EXPERT.value
 
 # Knobs that are numbers or switches; ``score`` holds the hard player's own weights.
-_KNOBS = {f.name: f for f in dataclasses.fields(ExpertWeights) if f.name != "score"}
+_KNOBS = frozenset(f.name for f in dataclasses.fields(ExpertWeights) if f.name != "score")
 
 
 def parse_variant(text: str) -> dict[str, Any]:
@@ -52,8 +52,7 @@ def parse_variant(text: str) -> dict[str, Any]:
         name, sep, raw = item.partition("=")
         if not sep or not name or not raw:
             raise RummyError(f"{item!r}: write a change as NAME=VALUE, e.g. feed=0.2")
-        knob = _KNOBS.get(name)
-        if knob is None:
+        if name not in _KNOBS:
             raise RummyError(
                 f"{name!r} is not an expert knob: choose from {', '.join(sorted(_KNOBS))}"
             )
