@@ -57,7 +57,7 @@ async def serve(bot: RummyBot, token: str) -> int:
     gracefully: no new clicks are taken, those in flight finish and are saved,
     then the gateway and the database close and the process exits 0. On
     PostgreSQL it first waits, as a standby, until no other process serves its
-    shards (``app.standby``), and exits 1 if it ever loses them.
+    shards (``app.standby``), and exits 1 if it ever has to step down from them.
     """
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -66,15 +66,18 @@ async def serve(bot: RummyBot, token: str) -> int:
             loop.add_signal_handler(signum, stop.set)
     lost = asyncio.Event()
 
-    def leases_lost() -> None:
+    async def step_down() -> None:
         lost.set()
+        await bot.step_down()
         stop.set()
 
     async with bot:
         # Before Discord: a database the bot cannot use (held by another bot,
         # damaged, read-only, a server down) stops it before it connects to Discord.
         db = await bot.open_database()
-        leases = db.shard_leases()
+        leases = db.shard_leases(
+            ttl=bot.settings.lease_ttl, shard_count=bot.settings.shard_count
+        )
         keeper: asyncio.Task[None] | None = None
         try:
             if leases is not None:
@@ -84,9 +87,9 @@ async def serve(bot: RummyBot, token: str) -> int:
                 bot.waiting_for_shards = False
                 if stop.is_set():
                     return 0
-                bot.serve_shards(shards)
+                bot.serve_shards(shards, leases)
                 keeper = asyncio.create_task(
-                    keep_shards(leases, bot.settings.lease_check, leases_lost, stop),
+                    keep_shards(leases, bot.settings.lease_check, step_down, stop),
                     name="shard-leases",
                 )
             await bot.login(token)  # runs setup_hook: the game, the restored tables

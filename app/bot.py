@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
-from typing import Any
+from typing import Any, Final
 
 import discord
 from discord.ext import commands
 
 from cogs.rummy import RummyCog
 from db import Database
+from db.leases import ShardLeases
 from flows.game import Game
 from flows.restore import restore_tables
 from presentation.card_emoji import sync_card_emoji
@@ -23,6 +25,10 @@ from .settings import Settings
 from .wiring import build_game
 
 log = logging.getLogger("rummy")
+
+# How long stepping down may wait for the gateway to close (the lease's
+# margin, db.leases.STEP_DOWN, must cover it).
+GATEWAY_CLOSE_LIMIT: Final = 2.0
 
 
 def _shards(settings: Settings) -> dict[str, Any]:
@@ -68,6 +74,8 @@ class RummyBot(commands.AutoShardedBot):
         self.broken_tables = 0
         self.health: HealthServer | None = None
         self.waiting_for_shards = False
+        # The leases of the shards served, on a database several processes share.
+        self.leases: ShardLeases | None = None
 
     async def open_database(self) -> Database:
         """Open (and so check) the database, once; ``bot.py`` calls it before
@@ -78,17 +86,37 @@ class RummyBot(commands.AutoShardedBot):
             )
         return self.db
 
-    def serve_shards(self, shards: tuple[int, ...] | None) -> None:
+    def serve_shards(self, shards: tuple[int, ...] | None, leases: ShardLeases) -> None:
         """Run exactly ``shards`` (None: as the settings say), as the shard leases
-        decided (``app.standby``): restored tables and gateway connections follow."""
+        decided (``app.standby``): restored tables and gateway connections follow,
+        and no click is taken once ``leases`` stop covering them."""
+        self.leases = leases
         if shards is None:
             return
         self.shard_ids = list(shards)
         self.settings = dataclasses.replace(self.settings, shard_ids=shards)
 
+    async def step_down(self) -> None:
+        """Stop serving this process's shards at once, before another process may
+        take them: refuse every click, stop the timers, close the gateway. The
+        clicks in flight finish (a save the leases no longer cover is refused
+        by the database); ``close`` follows."""
+        if hasattr(self, "game"):
+            self.game.tasks.stopping = True
+            await self.game.automation.stop()
+            await self.game.automation.close()
+        shards = [shard.disconnect() for shard in self.shards.values()]
+        try:
+            await asyncio.wait_for(asyncio.gather(*shards), GATEWAY_CLOSE_LIMIT)
+        except TimeoutError:
+            log.error("the gateway did not close within %.0f s", GATEWAY_CLOSE_LIMIT)
+
     async def setup_hook(self) -> None:
         db = await self.open_database()
         self.game = build_game(self, db, self.settings.game)
+        leases = self.leases
+        if leases is not None:
+            self.game.tasks.serving = lambda: leases.serving_for() > 0
         cog = RummyCog(self.game)
         await self.add_cog(cog)
         if self.metrics is not None:

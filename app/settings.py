@@ -63,6 +63,10 @@ class Settings:
     # A standby serves the shards nobody serves (on PostgreSQL), checking this often.
     standby: bool = False
     lease_check: float = 2.0
+    # How long a shard lease lasts without a renewal (db.leases): a process cut
+    # off from the database stops serving within 80% of it, and a process that
+    # died is taken over once it has run out.
+    lease_ttl: float = 15.0
 
     @property
     def database(self) -> str | Path:
@@ -107,6 +111,14 @@ class Settings:
                 "STANDBY needs DATABASE_URL and SHARD_COUNT: a standby takes over the shards "
                 "another process served, and only PostgreSQL is shared between processes."
             )
+        lease_check = _number(env, "LEASE_CHECK", 2.0, (0.05, 60.0), "a number of seconds")
+        lease_ttl = _number(env, "LEASE_TTL", 15.0, (0.5, 600.0), "a number of seconds")
+        if lease_ttl < 4 * lease_check:
+            raise SettingsError(
+                f"LEASE_TTL ({lease_ttl:g}) must be at least 4 times LEASE_CHECK "
+                f"({lease_check:g}): a lease is renewed every LEASE_CHECK seconds, and a few "
+                "renewals must be able to fail before a process stops serving."
+            )
         log_format = env.get("LOG_FORMAT", "").strip().lower() or "text"
         if log_format not in LOG_FORMATS:
             raise SettingsError(f"LOG_FORMAT must be text or json, not {log_format!r}.")
@@ -123,7 +135,8 @@ class Settings:
             health_host=env.get("HEALTH_HOST", "").strip() or "127.0.0.1",
             database_url=database_url,
             standby=standby,
-            lease_check=_number(env, "LEASE_CHECK", 2.0, (0.05, 60.0), "a number of seconds"),
+            lease_check=lease_check,
+            lease_ttl=lease_ttl,
             log_format=log_format,
             game=GameConfig(
                 computer_delay=_seconds(env, "COMPUTER_DELAY", GameConfig.computer_delay),

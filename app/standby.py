@@ -4,10 +4,12 @@ Before it connects to Discord a process takes the leases (``db.leases``) of
 its shards: all of SHARD_IDS (or the whole bot, unsharded), or, as a STANDBY,
 every shard of SHARD_COUNT that nobody serves. While another process holds
 them it waits, says so, and tries again every LEASE_CHECK seconds: that is the
-hot standby, and it takes over the moment the other process dies. Once
-serving, it checks its leases as often; if they are lost to another process
-(the database was away and a standby took them), it stops, rather than serve
-a shard twice.
+hot standby: it takes over once the other process's leases run out (at once
+when that process stopped cleanly). Once serving, it renews its leases as
+often. It steps down, closing its gateway shards before anyone may take
+them, if they are lost to another process or if the database cannot confirm
+them in time: a process cut off from the database cannot tell a server
+that is down from one that gave its shards away.
 
 On an SQLite file none of this runs: the file's lock already keeps every
 other process out.
@@ -18,7 +20,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+import time
+from collections.abc import Awaitable, Callable
 
 from db import StorageError
 from db.leases import WHOLE_BOT, ShardLeases
@@ -69,21 +72,64 @@ async def claim_shards(
 
 
 async def keep_shards(
-    leases: ShardLeases, every: float, lost: Callable[[], None], stopping: asyncio.Event
+    leases: ShardLeases,
+    every: float,
+    step_down: Callable[[], Awaitable[None]],
+    stopping: asyncio.Event,
 ) -> None:
-    """Check the leases every ``every`` seconds until ``stopping``; call ``lost``
-    (and return) if another process now holds them."""
+    """Renew the leases every ``every`` seconds until ``stopping``. Step down
+    (and return) the moment they are lost to another process, or once they
+    could not be renewed for as long as a lease lets this process serve
+    without (``db.leases.STEP_DOWN``): by then another process may be about
+    to take them, so this one stops first."""
+    unconfirmed_since: float | None = None
     while not stopping.is_set():
-        try:
-            await asyncio.wait_for(stopping.wait(), every)
+        left = leases.serving_for()
+        if left > 0:
+            await _wait_either(stopping, leases.revoked, min(every, left))
+        if stopping.is_set():
             return
-        except TimeoutError:
-            pass
-        if not await leases.still_held():
+        if leases.revoked.is_set():
             log.error(
-                "lost the leases of %s to another process while the database was away: "
-                "stopping, so that no shard is served twice",
-                _named(leases.held) if leases.held else "this process's shards",
+                "another process serves %s now: stopping, so that no shard is served twice",
+                _named(leases.held),
             )
-            lost()
+            await step_down()
             return
+        if leases.serving_for() <= 0:
+            log.error(
+                "could not confirm the leases of %s with the database for %.1f s: stopping "
+                "before they run out, so that no shard is served twice",
+                _named(leases.held),
+                time.monotonic() - (unconfirmed_since or time.monotonic()),
+            )
+            await step_down()
+            return
+        try:
+            kept = await leases.renew(timeout=min(every, leases.serving_for()))
+        except StorageError as error:
+            if unconfirmed_since is None:
+                unconfirmed_since = time.monotonic()
+                log.warning(
+                    "cannot confirm the shard leases (%s); serving %.1f s more at most",
+                    error,
+                    max(0.0, leases.serving_for()),
+                )
+            continue
+        if not kept:
+            continue  # revoked: said and stopped above
+        if unconfirmed_since is not None:
+            log.warning(
+                "the database answers again after %.1f s; shard leases kept",
+                time.monotonic() - unconfirmed_since,
+            )
+            unconfirmed_since = None
+
+
+async def _wait_either(first: asyncio.Event, second: asyncio.Event, timeout: float) -> None:  # noqa: ASYNC109
+    waits = [asyncio.ensure_future(first.wait()), asyncio.ensure_future(second.wait())]
+    try:
+        await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for wait in waits:
+            wait.cancel()

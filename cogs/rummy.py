@@ -125,7 +125,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=N_("Play
         data: Any = interaction.data or {}
         values = [str(value) for value in data.get("values", ())]
         self._speak_to(interaction)
-        if self.game.tasks.stopping or self.game.tasks.closing:
+        if self.game.tasks.refusing:
             # Nothing new is taken on the way down: the click changes nothing.
             try:
                 await refuse(interaction, _(RESTARTING))
@@ -160,7 +160,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=N_("Play
         self._speak_to(interaction)
         # Runs before every command of this cog: no command starts once the
         # bot is shutting down, so nothing writes to a closing database.
-        if self.game.tasks.stopping or self.game.tasks.closing:
+        if self.game.tasks.refusing:
             await interaction.response.send_message(_(RESTARTING), ephemeral=True)
             return False
         return True

@@ -402,9 +402,10 @@ class Database(abc.ABC):
         """Run ``body`` on a session of its own; the store's errors become
         StorageError naming ``what``."""
 
-    def shard_leases(self) -> ShardLeases | None:
-        """The shard leases of a store several processes share (``db.leases``);
-        None where one process has the store to itself (an SQLite file)."""
+    def shard_leases(self, *, ttl: float, shard_count: int | None) -> ShardLeases | None:
+        """The shard leases of a store several processes share (``db.leases``),
+        which from then on fence this store's saves of live tables; None where
+        one process has the store to itself (an SQLite file)."""
         return None
 
     def _start_unit(self, what: str, body: Callable[[Session], Awaitable[T]]) -> asyncio.Future[T]:

@@ -1,46 +1,138 @@
 """Shard leases on PostgreSQL: which process serves which shards.
 
-A lease is a session advisory lock on a connection of its own: the server
-holds it exactly as long as that connection lives, so a process that dies,
-however it dies, lets go of its shards at once (or, for a host that vanished,
-once TCP keepalives give up on it: about 20 seconds). Two processes can never
-hold one shard. A process that cannot take its shards waits as a standby and
-tries again; ``app.standby`` decides when.
+A lease is a row of ``shard_leases``: its holder, an *epoch*, and the moment
+it runs out by the database's clock. The holder renews it well before then;
+another process may take it only once it has run out, and taking it raises
+its epoch. Two promises follow, whatever the network does:
+
+- **The holder stops first.** A holder counts the lease's life from the moment
+  it *sent* its last renewal that the database confirmed, by its own clock, and
+  stops serving at :data:`STEP_DOWN` of it. The database counts from when it
+  ran that renewal, which is later. So a holder cut off from the database (a
+  partition it cannot see, a server restarting) has stopped before the row
+  runs out and anyone else may take it; a takeover never depends on when
+  PostgreSQL notices a dead connection.
+- **A late write is refused.** Every save of a live table carries the epoch it
+  was made under (:meth:`ShardLeases.fence`), and the statement writes only
+  while that epoch is still the lease's (``db.postgres_store``): a process that
+  lost its lease can never overwrite what its successor saved.
+
+A process that stops cleanly lets its leases run out at once
+(:meth:`ShardLeases.release`), so a standby takes over within its next check.
+One that dies without a word is taken over once its leases run out.
+``app.standby`` decides when to take, renew and give up.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-from collections.abc import Sequence
-from typing import Final
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Final, TypeVar
 
 import asyncpg
 
 from .errors import StorageError
-from .postgres_link import CONNECT_TIMEOUT, KEEPALIVES, shown_url
+from .postgres_link import CONNECT_TIMEOUT, shown_url
 
 log = logging.getLogger(__name__)
 
-# The first key of every lease lock: "SHRD". The second is the shard, or
-# WHOLE_BOT for a process that runs every shard of an unsharded bot.
-LEASE_LOCK: Final = 0x53485244
+T = TypeVar("T")
+
+# The shard of every server, for a process that runs every shard of an
+# unsharded bot.
 WHOLE_BOT: Final = -1
+# The share of a lease's life a holder serves on one renewal; the rest is the
+# margin for stopping (a gateway to close, an event loop running late).
+STEP_DOWN: Final = 0.8
+
+_DB_NOW: Final = "extract(epoch FROM clock_timestamp())"
+
+# Takes every shard asked for whose lease has run out (or was never taken);
+# the shards taken, with their new epochs.
+SQL_TAKE: Final = f"""
+INSERT INTO shard_leases (shard, epoch, holder, expires_at)
+SELECT shard, 1, $2, {_DB_NOW} + $3 FROM unnest($1::bigint[]) AS wanted (shard)
+ON CONFLICT (shard) DO UPDATE SET
+    epoch = shard_leases.epoch + 1, holder = excluded.holder, expires_at = excluded.expires_at
+WHERE shard_leases.expires_at < {_DB_NOW}
+RETURNING shard, epoch
+"""
+# Extends the leases still held at the epochs this process took them at.
+SQL_RENEW: Final = f"""
+UPDATE shard_leases SET expires_at = {_DB_NOW} + $4
+FROM unnest($2::bigint[], $3::bigint[]) AS mine (shard, epoch)
+WHERE shard_leases.shard = mine.shard AND shard_leases.epoch = mine.epoch
+  AND shard_leases.holder = $1
+RETURNING shard_leases.shard
+"""
+# Lets the leases run out now, for a standby to take at its next check.
+SQL_RELEASE: Final = """
+UPDATE shard_leases SET expires_at = 0
+FROM unnest($2::bigint[], $3::bigint[]) AS mine (shard, epoch)
+WHERE shard_leases.shard = mine.shard AND shard_leases.epoch = mine.epoch
+  AND shard_leases.holder = $1
+"""
+
+
+class LeaseLost(StorageError):
+    """The database refused a write made under a lease this process no longer holds."""
 
 
 class ShardLeases:
-    """The leases one process holds, on one connection."""
+    """The leases one process holds, and how long it may still serve them."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, ttl: float, shard_count: int | None = None) -> None:
         self._url = url
         self._conn: asyncpg.Connection | None = None
-        self.held: tuple[int, ...] = ()
+        self.ttl = ttl
+        self.shard_count = shard_count
+        # Each process start is a new holder, so a restarted process never
+        # mistakes its predecessor's leases for its own.
+        self.holder = f"{uuid.uuid4().hex[:12]}"
+        self.epochs: dict[int, int] = {}
+        self._serve_until = 0.0
+        # Set the moment this process learns it lost a lease (a refused write),
+        # so that it stops without waiting for its next renewal.
+        self.revoked = asyncio.Event()
 
-    async def _connection(self) -> asyncpg.Connection:
+    @property
+    def held(self) -> tuple[int, ...]:
+        return tuple(sorted(self.epochs))
+
+    def serving_for(self) -> float:
+        """Seconds this process may still serve its shards without a renewal."""
+        if self.revoked.is_set():
+            return 0.0
+        return self._serve_until - time.monotonic()
+
+    def shard_of(self, guild_id: int) -> int:
+        """The shard a server's events come on (Discord's formula)."""
+        if self.shard_count is None:
+            return WHOLE_BOT
+        return (guild_id >> 22) % self.shard_count
+
+    def fence(self, guild_id: int) -> tuple[int, int]:
+        """(shard, epoch) a save for this server is made under; LeaseLost if
+        this process holds no lease for it."""
+        shard = self.shard_of(guild_id)
+        epoch = self.epochs.get(shard)
+        if epoch is None or self.serving_for() <= 0:
+            raise LeaseLost(f"this process no longer serves shard {shard}")
+        return shard, epoch
+
+    def refused(self, what: str) -> LeaseLost:
+        """The database refused a fenced write: another process holds the lease now."""
+        self.revoked.set()
+        return LeaseLost(f"{what} was refused: another process serves its shard now")
+
+    async def _connection(self, timeout: float) -> asyncpg.Connection:  # noqa: ASYNC109
         if self._conn is None or self._conn.is_closed():
             try:
-                self._conn = await asyncpg.connect(
-                    self._url, timeout=CONNECT_TIMEOUT, server_settings=KEEPALIVES
-                )
+                self._conn = await asyncpg.connect(self._url, timeout=timeout)
             except (OSError, TimeoutError, asyncpg.PostgresError) as exc:
                 raise StorageError(
                     f"cannot reach {shown_url(self._url)} for the shard leases: {exc}"
@@ -48,60 +140,95 @@ class ShardLeases:
         return self._conn
 
     async def take(self, shards: Sequence[int], *, all_or_none: bool) -> tuple[int, ...]:
-        """Take every shard of ``shards`` nobody holds; with ``all_or_none``,
-        either all of them or none. The shards now held (in addition to any
-        held before)."""
-        conn = await self._connection()
-        taken: list[int] = []
-        try:
-            for shard in shards:
-                if shard in self.held:
-                    continue
-                if await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", LEASE_LOCK, shard):
-                    taken.append(shard)
-                elif all_or_none:
-                    for undo in taken:
-                        await conn.execute("SELECT pg_advisory_unlock($1, $2)", LEASE_LOCK, undo)
-                    return ()
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            # The locks of a broken connection are gone with it.
-            await self._drop()
-            raise StorageError(f"taking the shard leases failed: {exc}") from exc
-        self.held = tuple(sorted((*self.held, *taken)))
-        return tuple(taken)
+        """Take every shard of ``shards`` whose lease has run out; with
+        ``all_or_none``, either all of them or none. The shards newly held."""
+        wanted = [shard for shard in shards if shard not in self.epochs]
+        if not wanted:
+            return ()
+        sent = time.monotonic()
 
-    async def still_held(self) -> bool:
-        """Whether the leases are still this process's: their connection is alive,
-        or could be made again and every lease taken back before anyone else."""
-        if not self.held:
-            return True
-        conn = self._conn
-        if conn is not None and not conn.is_closed():
-            try:
-                await conn.fetchval("SELECT 1", timeout=CONNECT_TIMEOUT)
-                return True
-            except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError):
-                await self._drop()
-        wanted, self.held = self.held, ()
+        async def attempt(conn: asyncpg.Connection) -> Mapping[int, int]:
+            async with conn.transaction():
+                rows = await conn.fetch(SQL_TAKE, wanted, self.holder, self.ttl)
+                taken = {int(row["shard"]): int(row["epoch"]) for row in rows}
+                if all_or_none and len(taken) < len(wanted):
+                    raise _NoneTaken
+            return taken
+
         try:
-            back = await self.take(wanted, all_or_none=True)
-        except StorageError:
-            self.held = wanted  # the server is still away: nobody else can take them either
+            taken = await self._run("taking the shard leases", attempt, CONNECT_TIMEOUT)
+        except _NoneTaken:
+            return ()
+        if taken:
+            if not self.epochs:
+                self._serve_until = sent + self.ttl * STEP_DOWN
+            self.epochs.update(taken)
+            log.debug("took the leases of %s at epochs %s", list(taken), taken)
+        return tuple(sorted(taken))
+
+    async def renew(self, timeout: float) -> bool:  # noqa: ASYNC109
+        """Extend every lease held; False if another process holds any of them
+        now. StorageError if the database did not answer within ``timeout``:
+        the leases may still be this process's, until :meth:`serving_for` runs out."""
+        if not self.epochs:
             return True
-        if back:
-            log.warning("the database connection came back; shard leases %s kept", list(back))
-            return True
-        return False
+        shards = list(self.epochs)
+        sent = time.monotonic()
+
+        async def attempt(conn: asyncpg.Connection) -> set[int]:
+            rows = await conn.fetch(
+                SQL_RENEW, self.holder, shards, [self.epochs[s] for s in shards], self.ttl
+            )
+            return {int(row[0]) for row in rows}
+
+        kept = await self._run("renewing the shard leases", attempt, timeout)
+        if kept != set(shards):
+            self.revoked.set()
+            return False
+        if not self.revoked.is_set():
+            self._serve_until = max(self._serve_until, sent + self.ttl * STEP_DOWN)
+        return True
 
     async def release(self) -> None:
-        """Let go of every lease (a clean stop: a standby takes over at once)."""
-        self.held = ()
+        """Let every lease run out now (a clean stop: a standby takes over at
+        its next check). Best effort: unreachable, they run out by themselves."""
+        still_mine = self.serving_for() > 0
+        held, self.epochs = self.epochs, {}
+        self._serve_until = 0.0
+        # Leases this process had stopped serving under are another's, or soon
+        # will be: nothing to hand over, and the database may not even answer.
+        if still_mine and held and self._conn is not None and not self._conn.is_closed():
+
+            async def attempt(conn: asyncpg.Connection) -> None:
+                await conn.execute(SQL_RELEASE, self.holder, list(held), list(held.values()))
+
+            with contextlib.suppress(StorageError):
+                await self._run("releasing the shard leases", attempt, CONNECT_TIMEOUT)
         await self._drop()
+
+    async def _run(
+        self,
+        what: str,
+        body: Callable[[asyncpg.Connection], Awaitable[T]],
+        timeout: float,  # noqa: ASYNC109
+    ) -> T:
+        """``body`` on the lease connection within ``timeout`` seconds; a
+        connection that failed or did not answer in time is cut, not reused,
+        and the failure is a StorageError."""
+        deadline = time.monotonic() + timeout
+        conn = await self._connection(timeout)
+        try:
+            return await asyncio.wait_for(body(conn), max(0.0, deadline - time.monotonic()))
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            # Cut rather than closed: closing waits on a server that may be gone.
+            await self._drop()
+            raise StorageError(f"{what} failed: {exc or type(exc).__name__}") from exc
 
     async def _drop(self) -> None:
         conn, self._conn = self._conn, None
         if conn is not None and not conn.is_closed():
-            try:
-                await conn.close(timeout=CONNECT_TIMEOUT)
-            except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError):
-                conn.terminate()
+            conn.terminate()
+
+
+class _NoneTaken(Exception):
+    """All or none, and not all were free: the transaction is rolled back."""

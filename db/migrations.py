@@ -295,6 +295,23 @@ CREATE INDEX matches_by_channel ON matches (channel_id, id);
 -- made it. Season 1 of every server starts with this version.
 """
 
+# Which process serves which shards, when several share one PostgreSQL
+# server (db.leases). A lease is held until expires_at (the database's clock,
+# seconds since the epoch) and renewed before then; taking it over from a
+# holder that stopped renewing raises its epoch, and every save of a live
+# table names the epoch it was made under, so a process that lost its lease
+# can no longer write. A single process on an SQLite file holds its file's
+# lock instead and never writes here: the table is kept so that both stores
+# have one schema.
+_SHARD_LEASES = """
+CREATE TABLE shard_leases (
+    shard       INTEGER PRIMARY KEY,
+    epoch       INTEGER NOT NULL CHECK (epoch >= 1),
+    holder      TEXT    NOT NULL,
+    expires_at  REAL    NOT NULL
+);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core schema: results, live tables, set-aside tables", _CORE),
     Migration(2, "leaderboard aggregates, filled from recorded results", _PLAYER_STATS),
@@ -302,6 +319,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "card faces as emojis, and players' own choices", _FACES_AND_PREFERENCES),
     Migration(5, "abandoned matches are not matches played", _ABANDONED_NOT_PLAYED),
     Migration(6, "ratings, seasons, and finished hands' moves", _RATINGS_SEASONS_HISTORY),
+    Migration(7, "shard leases with fencing epochs", _SHARD_LEASES),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

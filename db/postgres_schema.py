@@ -218,6 +218,15 @@ CREATE TABLE hand_moves (
 CREATE INDEX matches_by_channel ON matches (channel_id, id);
 """
 
+_SHARD_LEASES = """
+CREATE TABLE shard_leases (
+    shard       BIGINT PRIMARY KEY,
+    epoch       BIGINT NOT NULL CHECK (epoch >= 1),
+    holder      TEXT   NOT NULL,
+    expires_at  DOUBLE PRECISION NOT NULL
+);
+"""
+
 _SCRIPTS: Final = (
     _CORE,
     _PLAYER_STATS,
@@ -225,6 +234,7 @@ _SCRIPTS: Final = (
     _FACES_AND_PREFERENCES,
     _ABANDONED_NOT_PLAYED,
     _RATINGS_SEASONS_HISTORY,
+    _SHARD_LEASES,
 )
 
 POSTGRES_MIGRATIONS: Final = tuple(

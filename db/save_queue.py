@@ -6,14 +6,16 @@ behind each other (10 ms a commit on this machine's disk). Here saves that
 arrive while a commit runs go into the next one together, one transaction for
 the lot, as ``db.writer`` does on its thread for SQLite. Each caller still
 returns only once its own save is committed, and a failed commit fails every
-save in it. A save whose caller is cancelled is written all the same.
+save in it. A commit may also refuse single saves (a fenced save made under
+a lease this process no longer holds, ``db.leases``): those fail alone. A save
+whose caller is cancelled is written all the same.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from .errors import StorageError
@@ -21,7 +23,8 @@ from .writer import PendingSave
 
 log = logging.getLogger(__name__)
 
-Commit = Callable[[list[tuple[Any, ...]]], Awaitable[None]]
+# Commits the rows; the saves it refused, by channel, with why.
+Commit = Callable[[list[tuple[Any, ...]]], Awaitable[Mapping[int, StorageError]]]
 
 
 class SaveQueue:
@@ -63,22 +66,25 @@ class SaveQueue:
             if not self._waiting:
                 self._wake.clear()
             error: BaseException | None = None
+            refused: Mapping[int, StorageError] = {}
             try:
-                await self._commit([save.row for save in batch])
+                refused = await self._commit([save.row for save in batch])
             except StorageError as failed:
                 error = failed
-            _settle(batch, error)
+            _settle(batch, error, refused)
             if not self._waiting:
                 self._idle.set()
 
 
-def _settle(batch: list[PendingSave], error: BaseException | None) -> None:
+def _settle(
+    batch: list[PendingSave], error: BaseException | None, refused: Mapping[int, StorageError]
+) -> None:
     for save in batch:
-        if error is None:
+        if error is None and save.channel_id not in refused:
             if not save.done.done():
                 save.done.set_result(None)
             continue
-        failure = StorageError(
+        failure = refused.get(save.channel_id) or StorageError(
             f"saving the live table in channel {save.channel_id} failed: {error}"
         )
         if save.done.cancelled():

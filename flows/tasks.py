@@ -26,6 +26,15 @@ class Supervisor:
         # ones under way finish. Closing: no new background work either.
         self.stopping = False
         self.closing = False
+        # Whether this process may still act for its shards (``app.standby``
+        # says, from its leases): checked at each click, as a busy event loop
+        # may run a click after the moment the leases stopped covering it.
+        self.serving: Callable[[], bool] = lambda: True
+
+    @property
+    def refusing(self) -> bool:
+        """No new click or command is taken: stopping, closing, or no longer serving."""
+        return self.stopping or self.closing or not self.serving()
 
     def spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any] | None:
         """Run ``coro`` in the background; its failure is logged. None once closing."""

@@ -233,11 +233,11 @@ def test_second_process_on_the_same_database_refuses_to_start(tmp_path: Path) ->
 def test_postgresql_settings_are_read() -> None:
     settings = Settings.from_env({
         "DISCORD_TOKEN": "abc", "DATABASE_URL": "postgresql://bot:pw@db/rummy",
-        "SHARD_COUNT": "4", "STANDBY": "true", "LEASE_CHECK": "0.5",
+        "SHARD_COUNT": "4", "STANDBY": "true", "LEASE_CHECK": "0.5", "LEASE_TTL": "2",
         "DATABASE_PATH": "/data/rummy.sqlite3",
     })
     assert settings.database == "postgresql://bot:pw@db/rummy"
-    assert settings.standby and settings.lease_check == 0.5
+    assert settings.standby and settings.lease_check == 0.5 and settings.lease_ttl == 2
     assert settings.kept_results == Path("/data/rummy-results.unrecorded")
     plain = Settings.from_env({"DISCORD_TOKEN": "abc"})
     assert plain.database == Path("rummy.sqlite3") and plain.kept_results is None
@@ -253,6 +253,8 @@ def test_postgresql_settings_are_read() -> None:
         ({"STANDBY": "true", "DATABASE_URL": "postgresql://db/r"}, "STANDBY needs DATABASE_URL"),
         ({"STANDBY": "maybe"}, "STANDBY must be true or false"),
         ({"LEASE_CHECK": "0"}, "LEASE_CHECK must be a number of seconds from 0.05 to 60"),
+        ({"LEASE_TTL": "0.1"}, "LEASE_TTL must be a number of seconds from 0.5 to 600"),
+        ({"LEASE_TTL": "3", "LEASE_CHECK": "1"}, "LEASE_TTL (3) must be at least 4 times"),
     ],
 )
 def test_bad_postgresql_settings_are_refused(env: dict[str, str], says: str) -> None:

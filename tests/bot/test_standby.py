@@ -84,7 +84,7 @@ async def test_a_standby_takes_over_the_shards_of_a_killed_process(
 
     def settings(**more: str) -> dict[str, str]:
         return {"DATABASE_URL": url, "SHARD_COUNT": str(SHARDS), "LEASE_CHECK": "0.1",
-                "LOG_LEVEL": "INFO", **more}
+                "LEASE_TTL": "1", "LOG_LEVEL": "INFO", **more}
 
     first = await BotProcess.start(emu, tmp_path / "unused", tmp_path / "a.log",
                                    extra_env=settings(SHARD_IDS="0,1"), log_level="INFO")
