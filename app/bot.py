@@ -61,6 +61,10 @@ class RummyBot(commands.AutoShardedBot):
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
+            # No message of the bot's pings anyone: players' names are shown in
+            # public messages, and a name may hold @everyone or <@id>. A message
+            # meant to ping would say so with its own allowed_mentions.
+            allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
             max_messages=None,  # no message cache: the bot reads no messages
             **_shards(settings),

@@ -209,7 +209,7 @@ class Automation:
                     table.note(
                         N_("{name} ran out of time: the bot played that turn"),
                         seat.key,
-                        name=seat.name,
+                        name=seat.shown_name,
                     )
                     if taken:
                         missed, missed_plural = NP_(
@@ -222,7 +222,7 @@ class Automation:
                             missed,
                             seat.key,
                             plural=missed_plural,
-                            name=seat.name,
+                            name=seat.shown_name,
                             n=seat.missed_turns,
                         )
                     if taken:

@@ -8,6 +8,7 @@ from presentation.i18n import _, speaking
 from presentation.refresh import TableRefresher
 from presentation.table_message import ended_layout
 from tables import NotSaved, TableWork
+from tables.names import shown_name
 from transport.private import Interaction
 
 from .router import refusal_text, refuse
@@ -39,7 +40,7 @@ class Ending:
             if self.tables.get(table.channel_id) is not table:
                 await refuse(interaction, _("That game has just ended."))
                 return
-            who = getattr(member, "display_name", member.name)
+            who = shown_name(getattr(member, "display_name", member.name))
             try:
                 await self.work.close(table)
             except NotSaved as refusal:

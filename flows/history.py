@@ -36,6 +36,7 @@ from presentation.history import (
 from presentation.i18n import N_, _, n_
 from presentation.score_chart import FILENAME, Series, draw, running_totals
 from tables import Stage, TableRegistry
+from tables.names import shown_name
 from transport import callbacks
 from transport.private import Interaction
 
@@ -344,7 +345,7 @@ def _values(interaction: Interaction) -> list[str]:
 
 
 def _name(member: discord.abc.User) -> str:
-    return str(getattr(member, "display_name", member.name))
+    return shown_name(str(getattr(member, "display_name", member.name)))
 
 
 def _server_whose(interaction: Interaction) -> str:

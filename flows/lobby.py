@@ -18,6 +18,7 @@ from presentation.i18n import N_, _, current, n_, speaking
 from presentation.notify import Notifier
 from presentation.table_message import cancelled_layout, lobby_layout, playing_layout
 from tables import MAX_SEATS, MIN_SEATS, NotSaved, Refusal, Seat, Stage, Table, TableWork
+from tables.names import plain_name
 from transport import callbacks
 from transport.private import Interaction
 
@@ -45,7 +46,8 @@ def missing_permissions(granted: discord.Permissions) -> list[str]:
 
 
 def member_name(user: discord.abc.User) -> str:
-    return getattr(user, "display_name", None) or user.name
+    """A member's name as their seat keeps it (``tables.names``)."""
+    return plain_name(getattr(user, "display_name", None) or user.name)
 
 
 def human_seat(user: discord.abc.User) -> Seat:

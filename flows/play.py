@@ -460,7 +460,7 @@ class Play:
             seat.autopilot = False
             seat.missed_turns = 0
             table.last_human_action = time.time()
-            table.note(N_("{name} took their seat back"), seat.key, name=seat.name)
+            table.note(N_("{name} took their seat back"), seat.key, name=seat.shown_name)
             if table.current_seat is seat:
                 self.moves.start_clock(table)
             await change.save()

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from db import Database, SeasonRefused
 from presentation.i18n import _, speaking
+from tables.names import shown_name
 from transport.private import Interaction
 
 from .router import refuse
@@ -34,9 +35,11 @@ class Seasons:
         with speaking(self.public_language(interaction)):
             announcement = _(
                 "🏁 **{season}** is over: its standings are kept "
-                "(`/rummy leaderboard season:{season}`), and season {number} "
+                "(`/rummy leaderboard season:{ended}`), and season {number} "
                 "starts now, with everyone unrated.",
-                season=season.name,
+                season=shown_name(season.name),
+                # Its number, not its name: a code span shows a name's escapes.
+                ended=season.number,
                 number=season.number + 1,
             )
         await interaction.response.send_message(announcement)

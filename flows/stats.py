@@ -14,6 +14,7 @@ from presentation.components import leaderboard_controls
 from presentation.i18n import _, speaking, use
 from presentation.ratings import add_rating_fields, rating_embed
 from presentation.scores import leaderboard_embed, stats_embed
+from tables.names import plain_name
 from transport import callbacks
 from transport.private import Interaction
 
@@ -130,7 +131,7 @@ class Stats:
         assert interaction.guild_id is not None
         target = member or interaction.user
         stats = await self.db.player_stats(interaction.guild_id, target.id)
-        name = getattr(target, "display_name", target.name)
+        name = plain_name(getattr(target, "display_name", target.name))
         if stats is None:
             # Nothing to show, and nothing worth a public message.
             await interaction.response.send_message(embed=stats_embed(None, name), ephemeral=True)

@@ -344,7 +344,7 @@ class HandLayout:
                          cards=held, score=score, total=total)
             else:
                 line = _("**{name}** {cards} · scores **{score}**, {total} in all",
-                         name=seat.name, cards=held, score=score, total=total)
+                         name=seat.shown_name, cards=held, score=score, total=total)
             lines.append(line)
         over = (
             _("The match is over: **Rematch** on the table deals again to the same seats.")

@@ -14,6 +14,7 @@ import discord
 
 from db import HistoryEntry, HistoryPage, HistorySeat, MatchSummary
 from engine import Event, Hand, sort_by_rank
+from tables.names import plain_name, shown_name
 
 from . import actions
 from .card_emoji import CardFaces
@@ -54,7 +55,7 @@ def signed(change: float) -> str:
 
 
 def seat_text(seat: HistorySeat, *, abandoned: bool) -> str:
-    who = seat.name if seat.user_id is None else f"<@{seat.user_id}>"
+    who = shown_name(seat.name) if seat.user_id is None else f"<@{seat.user_id}>"
     total = "–" if seat.total is None else number(seat.total)
     place = "" if abandoned else f"{ordinal_place(seat.place)} "
     change = "" if seat.rating_change is None else f" ({signed(seat.rating_change)})"
@@ -88,7 +89,8 @@ def history_controls(guild_id: int, member: int | None, page: HistoryPage) -> Co
     who = member or 0
     page_id = actions.HISTORY_PAGE.id
     options = [
-        option(_label(f"#{e.match_id} · " + ", ".join(s.name for s in e.seats)), str(e.match_id))
+        option(_label(f"#{e.match_id} · " + ", ".join(plain_name(s.name) for s in e.seats)),
+               str(e.match_id))
         for e in page.entries
     ]
     rows: list[list[dict[str, object]]] = []
@@ -134,7 +136,7 @@ def hand_line(index: int, summary: MatchSummary, names: Mapping[str, str]) -> st
 
 def summary_embed(summary: MatchSummary, chart_name: str | None) -> discord.Embed:
     record, entry = summary.record, summary.entry
-    names = {seat.player_key: seat.name for seat in record.seats}
+    names = {seat.player_key: shown_name(seat.name) for seat in record.seats}
     if entry.abandoned:
         state = _("abandoned (not rated)")
     else:

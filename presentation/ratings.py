@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import discord
 
 from db import PROVISIONAL_BELOW, HistoryEntry, Opponent, RatingPage, RatingProfile, Season
+from tables.names import shown_name
 
 from .history import ordinal_place, signed
 from .i18n import _, n_, number
@@ -18,8 +19,9 @@ SPARKS = "▁▂▃▄▅▆▇█"
 
 def season_title(season: Season) -> str:
     if season.ended_at is None:
-        return _("{season} (current)", season=season.name)
-    return _("{season}, ended {when}", season=season.name, when=f"<t:{int(season.ended_at)}:d>")
+        return _("{season} (current)", season=shown_name(season.name))
+    when = f"<t:{int(season.ended_at)}:d>"
+    return _("{season}, ended {when}", season=shown_name(season.name), when=when)
 
 
 def rating_embed(page: RatingPage, guild_name: str) -> discord.Embed:
@@ -40,7 +42,8 @@ def rating_embed(page: RatingPage, guild_name: str) -> discord.Embed:
     )
     if not page.rows:
         embed.description = _(
-            "No rated match in {season} yet. `/rummy start` to play one!", season=page.season.name
+            "No rated match in {season} yet. `/rummy start` to play one!",
+            season=shown_name(page.season.name),
         )
         return embed
     lines = []
@@ -52,7 +55,7 @@ def rating_embed(page: RatingPage, guild_name: str) -> discord.Embed:
         line = _(
             "**{rank}.** {name} — {rating} · {record}",
             rank=number(row.rank),
-            name=row.name,
+            name=shown_name(row.name),
             rating=number(row.ordinal, 1),
             record=record,
         )
@@ -80,7 +83,7 @@ def sparkline(points: Sequence[float]) -> str:
 def _opponent(found: Opponent | None) -> str:
     if found is None:
         return _("nobody yet")
-    who = found.name if found.user_id is None else f"<@{found.user_id}>"
+    who = shown_name(found.name) if found.user_id is None else f"<@{found.user_id}>"
     return _(
         "{who}: ahead {ahead}, behind {behind} of {matches}",
         who=who,
@@ -93,7 +96,7 @@ def _opponent(found: Opponent | None) -> str:
 def add_rating_fields(embed: discord.Embed, profile: RatingProfile) -> None:
     """The rating, its trend and the best and worst opponents, under a player's stats."""
     rating = profile.rating
-    title = _("Rating · {season}", season=profile.season.name)
+    title = _("Rating · {season}", season=shown_name(profile.season.name))
     if rating is None:
         embed.add_field(name=title, value=_("No rated match this season yet."), inline=False)
     else:
@@ -138,5 +141,6 @@ def result_text(entry: HistoryEntry | None) -> str:
     parts = []
     for seat in seats:
         change = "" if seat.rating_change is None else f" ({signed(seat.rating_change)})"
-        parts.append(f"{ordinal_place(seat.place)} {seat.name} {number(seat.total or 0)}{change}")
+        total = number(seat.total or 0)
+        parts.append(f"{ordinal_place(seat.place)} {shown_name(seat.name)} {total}{change}")
     return _("Match #{match}: {places}", match=entry.match_id, places=" · ".join(parts))

@@ -40,10 +40,11 @@ LEVELS = {"easy": N_("easy"), "hard": N_("hard")}
 def seat_label(seat: Seat) -> str:
     if seat.user_id is None:
         level = seat.level or "easy"
-        return "🤖 " + _("{name} ({level})", name=seat.name, level=_(LEVELS.get(level, level)))
+        name = seat.shown_name
+        return "🤖 " + _("{name} ({level})", name=name, level=_(LEVELS.get(level, level)))
     if seat.autopilot:
-        return _("{name} (🤖 autopilot)", name=seat.name)
-    return seat.name
+        return _("{name} (🤖 autopilot)", name=seat.shown_name)
+    return seat.shown_name
 
 
 # --- house rules ---------------------------------------------------------------

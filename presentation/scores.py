@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 
 from db import LeaderboardPage, PlayerStats
+from tables.names import shown_name
 
 from .i18n import N_, _, n_, number
 
@@ -42,7 +43,7 @@ def leaderboard_line(row: PlayerStats) -> str:
     return _(
         "**{rank}.** {name} — {matches}, {hands}, {points}, {rummies}",
         rank=number(row.rank),
-        name=row.name,
+        name=shown_name(row.name),
         matches=matches,
         hands=n_("{n} hand", "{n} hands", row.hands_won),
         points=n_("{n} point", "{n} points", row.points),
@@ -64,12 +65,15 @@ def page_footer(page: int, pages: int, players: int) -> str:
 def stats_embed(stats: PlayerStats | None, name: str) -> discord.Embed:
     if stats is None:
         return discord.Embed(
-            title=_("Rummy stats — {name}", name=name),
-            description=_("{name} has not finished a game in this server yet.", name=name),
+            title=_("Rummy stats — {name}", name=shown_name(name)),
+            description=_(
+                "{name} has not finished a game in this server yet.", name=shown_name(name)
+            ),
             colour=discord.Colour.blurple(),
         )
     embed = discord.Embed(
-        title=_("Rummy stats — {name}", name=stats.name), colour=discord.Colour.blurple()
+        title=_("Rummy stats — {name}", name=shown_name(stats.name)),
+        colour=discord.Colour.blurple(),
     )
     # A rank by wins means something only once there is a win to rank.
     rank = f"#{number(stats.rank)}" if stats.matches_won else _("no wins yet")

@@ -19,6 +19,7 @@ from typing import Any
 from engine import HandView, HouseRules, Match
 
 from .lock import TableLock
+from .names import shown_name
 
 TABLE_FORMAT = 1
 # The public table shows the latest few moves; each hand message shows the
@@ -148,6 +149,11 @@ class Seat:
     @property
     def is_computer(self) -> bool:
         return self.user_id is None
+
+    @property
+    def shown_name(self) -> str:
+        """The name as literal text in a message (``tables.names``)."""
+        return shown_name(self.name)
 
     @property
     def played_by_computer(self) -> bool:
@@ -292,13 +298,15 @@ class Table:
         raise KeyError(f"no seat {key!r} at the table in channel {self.channel_id}")
 
     def name_of(self, key: str | None) -> str:
+        """The seat's name as literal text in a message."""
         if key is None:
             return "nobody"
         found = next((seat for seat in self.seats if seat.key == key), None)
-        return found.name if found is not None else key
+        return found.shown_name if found is not None else key
 
     def names(self) -> dict[str, str]:
-        return {seat.key: seat.name for seat in self.seats}
+        """Every seat's name as literal text in a message, by seat."""
+        return {seat.key: seat.shown_name for seat in self.seats}
 
     @property
     def humans(self) -> list[Seat]:

@@ -45,6 +45,8 @@ VIEW_CHANNEL = discord.Permissions(view_channel=True).value
 
 
 MENTION = re.compile(r"<@!?(\d+)>")
+# What Discord notifies in a message's text: users, roles, and everyone/here.
+PINGABLE = re.compile(r"<@!?(?P<user>\d+)>|<@&(?P<role>\d+)>|@(?P<everyone>everyone|here)\b")
 
 
 class MessageFlag(IntFlag):
@@ -68,6 +70,30 @@ class InteractionType:
 
 def _same(value: Any) -> Any:
     return value
+
+
+def message_text(message: Message) -> str:
+    """The text Discord reads mentions from: the content, and in a layout its
+    text displays (embeds never notify)."""
+    return "\n".join([message.content, *comp.texts(message.components)])
+
+
+def notified(message: Message, allowed: dict[str, Any] | None) -> list[str]:
+    """Who a new message notifies. Without ``allowed_mentions`` Discord parses
+    every kind; with it, a kind notifies only if ``parse`` names it, or (users
+    and roles) if its id is listed."""
+    parse = {"users", "roles", "everyone"} if allowed is None else set(allowed.get("parse") or ())
+    users = {str(u) for u in (allowed or {}).get("users") or ()}
+    roles = {str(r) for r in (allowed or {}).get("roles") or ()}
+    found: list[str] = []
+    for hit in PINGABLE.finditer(message_text(message)):
+        if hit["user"] and ("users" in parse or hit["user"] in users):
+            found.append(f"user:{hit['user']}")
+        elif hit["role"] and ("roles" in parse or hit["role"] in roles):
+            found.append(f"role:{hit['role']}")
+        elif hit["everyone"] and "everyone" in parse:
+            found.append("everyone")
+    return found
 
 
 def now_iso() -> str:
@@ -216,6 +242,9 @@ class Message:
     message_reference: dict[str, Any] | None = None
     mentions: list[int] = field(default_factory=list)  # user ids written as <@id>
     file_data: dict[str, bytes] = field(default_factory=dict)
+    # Who its creation notified ("user:ID", "role:ID", "everyone"), as Discord
+    # decides from its text and its allowed_mentions (``World.pings``).
+    pings: list[str] = field(default_factory=list)
 
     @property
     def ephemeral(self) -> bool:
@@ -441,6 +470,10 @@ class World:
 
     # -- messages ------------------------------------------------------------
 
+    def pings(self) -> list[tuple[Message, str]]:
+        """Every notification a message made (see ``notified``)."""
+        return [(m, ping) for m in self.messages.values() for ping in m.pings]
+
     def add_message(self, channel: Channel, author_id: int, body: dict[str, Any], *,
                     files: list[tuple[str, bytes, str]] | None = None,
                     visible_to: int | None = None, interaction_id: int | None = None,
@@ -454,6 +487,10 @@ class World:
             message.flags = flags
         if visible_to is not None:
             message.flags |= MessageFlag.EPHEMERAL
+        else:
+            # Only a message others see notifies anyone, and only when it is made:
+            # an edit that adds a mention notifies nobody.
+            message.pings = notified(message, body.get("allowed_mentions"))
         self.messages[message.id] = message
         self.channel_log[channel.id].append(message.id)
         if visible_to is None:
