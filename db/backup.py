@@ -7,19 +7,25 @@ SQLite's online backup copies the file page by page between the bot's
 commits, so the copy is one moment of the database (every saved game, every
 result), never a half-written file as a plain ``cp`` of a busy database can be.
 For PostgreSQL it runs ``pg_dump``, which reads one snapshot of the database,
-in its custom format (``pg_restore`` puts it back). Either copy is checked
-before the command says it is done.
+in its custom format (``pg_restore`` puts it back), with the password given
+to it through its environment, never on a command line every local user can
+read. Either copy is written to a work file of its own, checked, and only
+then given its name.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import shutil
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 # Pages copied per step: the bot's saves get the file between steps.
 PAGES_PER_STEP = 1024
@@ -27,6 +33,37 @@ PAGES_PER_STEP = 1024
 
 class BackupError(Exception):
     """The backup could not be made; the message says why."""
+
+
+@contextlib.contextmanager
+def work_file(target: Path) -> Iterator[Path]:
+    """A new, empty file beside ``target`` to write the copy to, removed unless
+    renamed. Its name is made fresh, so it can never be the database being
+    copied, whatever that is called."""
+    handle, name = tempfile.mkstemp(dir=target.parent, prefix=f"{target.name}.", suffix=".partial")
+    os.close(handle)
+    partial = Path(name)
+    try:
+        yield partial
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def without_password(url: str) -> tuple[str, str | None]:
+    """The URL with its password taken out (of the user part, or of a
+    ``password=`` parameter), and the password."""
+    parts = urlsplit(url)
+    password = parts.password
+    netloc = parts.netloc
+    if password is not None:
+        user_part, _, host = netloc.rpartition("@")
+        netloc = f"{user_part.partition(':')[0]}@{host}"
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    for key, value in query:
+        if key == "password":
+            password = value
+    kept = urlencode([(key, value) for key, value in query if key != "password"])
+    return urlunsplit((parts.scheme, netloc, parts.path, kept, parts.fragment)), password
 
 
 def backup(source: Path, target: Path) -> int:
@@ -37,31 +74,29 @@ def backup(source: Path, target: Path) -> int:
         raise BackupError(f"{target} exists already: give a new file name")
     if not target.parent.is_dir():
         raise BackupError(f"{target.parent} is not a folder")
-    partial = target.with_name(target.name + ".partial")
     pages = 0
-    try:
-        reader = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    with work_file(target) as partial:
         try:
-            writer = sqlite3.connect(partial)
+            reader = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
             try:
+                writer = sqlite3.connect(partial)
+                try:
 
-                def progress(_: int, remaining: int, total: int) -> None:
-                    nonlocal pages
-                    pages = total - remaining
+                    def progress(_: int, remaining: int, total: int) -> None:
+                        nonlocal pages
+                        pages = total - remaining
 
-                reader.backup(writer, pages=PAGES_PER_STEP, progress=progress)
-                (verdict,) = writer.execute("PRAGMA quick_check").fetchone()
+                    reader.backup(writer, pages=PAGES_PER_STEP, progress=progress)
+                    (verdict,) = writer.execute("PRAGMA quick_check").fetchone()
+                finally:
+                    writer.close()
             finally:
-                writer.close()
-        finally:
-            reader.close()
-    except sqlite3.Error as error:
-        partial.unlink(missing_ok=True)
-        raise BackupError(f"could not copy {source}: {error}") from error
-    if verdict != "ok":
-        partial.unlink(missing_ok=True)
-        raise BackupError(f"the copy of {source} failed its check: {verdict}")
-    partial.rename(target)
+                reader.close()
+        except sqlite3.Error as error:
+            raise BackupError(f"could not copy {source}: {error}") from error
+        if verdict != "ok":
+            raise BackupError(f"the copy of {source} failed its check: {verdict}")
+        partial.rename(target)
     return pages
 
 
@@ -78,26 +113,31 @@ def dump(url: str, target: Path, pg_dump: str = "pg_dump") -> int:
             f"{pg_dump} was not found: install PostgreSQL's client programs "
             "(the same major version as the server), or give --pg-dump"
         )
-    partial = target.with_name(target.name + ".partial")
-    made = subprocess.run(
-        [program, "--format=custom", "--no-owner", f"--file={partial}", f"--dbname={url}"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if made.returncode != 0:
-        partial.unlink(missing_ok=True)
-        raise BackupError(f"pg_dump failed: {' '.join(made.stderr.split())}")
-    listed = subprocess.run(
-        [str(Path(program).with_name("pg_restore")), "--list", str(partial)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if listed.returncode != 0 or "TABLE DATA" not in listed.stdout:
-        partial.unlink(missing_ok=True)
-        raise BackupError(f"the dump of the database failed its check: {listed.stderr.strip()}")
-    partial.rename(target)
+    dbname, password = without_password(url)
+    env = dict(os.environ)
+    if password is not None:
+        env["PGPASSWORD"] = password
+    with work_file(target) as partial:
+        made = subprocess.run(
+            [program, "--format=custom", "--no-owner", f"--file={partial}", f"--dbname={dbname}"],
+            capture_output=True,
+            text=True,
+            check=False,
+            env=env,
+        )
+        if made.returncode != 0:
+            raise BackupError(f"pg_dump failed: {' '.join(made.stderr.split())}")
+        listed = subprocess.run(
+            [str(Path(program).with_name("pg_restore")), "--list", str(partial)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if listed.returncode != 0 or "TABLE DATA" not in listed.stdout:
+            raise BackupError(
+                f"the dump of the database failed its check: {listed.stderr.strip()}"
+            )
+        partial.rename(target)
     return sum(1 for line in listed.stdout.splitlines() if line and not line.startswith(";"))
 
 

@@ -3,7 +3,9 @@ one process::
 
     python -m db.move rummy.sqlite3 postgresql://rummy:secret@db/rummy
 
-With the bot stopped. The target must be a new, empty database (the bot's
+With the bot stopped: a bot still running on the file (it holds the file's
+lock, ``db.lock``) is refused, as its games would go on after their copy. The
+target must be a new, empty database (the bot's
 tables are made there first, by the same migrations); every row of every
 table is copied in one transaction, so the move either happens whole or
 leaves the target as empty as it was. The file is only read, never changed.
@@ -22,7 +24,8 @@ from pathlib import Path
 import asyncpg
 
 from .database import Database, is_server_url
-from .errors import StorageError
+from .errors import DatabaseLockedError, StorageError
+from .lock import ProcessLock
 from .migrations import LATEST_VERSION
 from .postgres_link import shown_url
 
@@ -79,6 +82,26 @@ async def move(source: Path, target: str) -> dict[str, int]:
     """Copy ``source`` into the empty PostgreSQL database ``target``; rows per table."""
     if not is_server_url(target):
         raise MoveError(f"the target must be a postgresql:// URL, not {target!r}")
+    # Held until the move is done: a bot started meanwhile would write games
+    # to the file after it was read.
+    lock = _lock(source)
+    try:
+        return await _move(source, target)
+    finally:
+        lock.release()
+
+
+def _lock(source: Path) -> ProcessLock:
+    """The lock of a stopped bot's file; MoveError if it is not one."""
+    if not source.is_file():
+        raise MoveError(f"{source} is not a database file")
+    try:
+        return ProcessLock.acquire(source)
+    except DatabaseLockedError as error:
+        raise MoveError(f"{error}: a move copies a stopped bot's database") from error
+
+
+async def _move(source: Path, target: str) -> dict[str, int]:
     rows = read_file(source)
     await (await Database.open(target)).close()  # makes the tables, or says why not
     conn = await asyncpg.connect(target)

@@ -24,6 +24,11 @@ def run_backup(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def work_files_in(folder: Path) -> list[Path]:
+    """Copies left half-written: their names are made as TARGET.RANDOM.partial."""
+    return [p for p in folder.glob("*.partial") if p.name.count(".") >= 3]
+
+
 def restore_dump(server: PostgresServer, dump: Path, url: str) -> None:
     pg_restore = server.pg_dump_path().with_name("pg_restore")
     subprocess.run([str(pg_restore), f"--dbname={url}", str(dump)], check=True, timeout=60)
@@ -86,3 +91,52 @@ def test_a_dump_without_pg_dump_says_what_to_install(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert "no-such was not found: install PostgreSQL's client programs" in done.stderr
     assert not list(tmp_path.iterdir())
+
+
+async def test_a_database_named_like_a_work_file_is_copied_and_kept(tmp_path: Path) -> None:
+    source = tmp_path / "rummy.sqlite3.partial"
+    db = await Database.open(source)
+    try:
+        for record in random_matches(random.Random(3), 5, users=[1, 2, 3], guilds=[5]):
+            await db.record_match(record)
+    finally:
+        await db.close()
+    kept = source.read_bytes()
+    done = run_backup(str(source), str(tmp_path / "rummy.sqlite3"))
+    assert done.returncode == 0, done.stderr
+    assert source.read_bytes() == kept
+    copy = await Database.open(tmp_path / "rummy.sqlite3")
+    try:
+        assert (await copy.leaderboard(5, "points")).total_players == 3
+    finally:
+        await copy.close()
+    assert not work_files_in(tmp_path)
+
+
+async def test_the_password_reaches_pg_dump_through_its_environment_only(
+    tmp_path: Path, postgres_server: PostgresServer
+) -> None:
+    real = postgres_server.pg_dump_path()
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    (tools / "pg_restore").symlink_to(real.with_name("pg_restore"))
+    seen = tmp_path / "seen.txt"
+    wrapper = tools / "pg_dump"
+    # What any local user could read of the process: its command line.
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        f'printf "%s\\n" "$*" > {seen}\n'
+        f'printf "PGPASSWORD=%s\\n" "$PGPASSWORD" >> {seen}\n'
+        f'exec {real} "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    plain = postgres_server.new_database()
+    await (await Database.open(plain)).close()  # the bot's tables, to dump
+    url = plain.replace("postgres@", "postgres:s3cret-pw@")
+    done = run_backup(url + "?application_name=backup", str(tmp_path / "r.dump"),
+                      "--pg-dump", str(wrapper))
+    assert done.returncode == 0, done.stderr
+    command_line, environment = seen.read_text().splitlines()
+    assert "s3cret-pw" not in command_line and "postgres@127.0.0.1" in command_line
+    assert environment == "PGPASSWORD=s3cret-pw"
+    assert "s3cret-pw" not in done.stdout + done.stderr

@@ -11,6 +11,7 @@ from pathlib import Path
 import asyncpg
 
 from db import Database, LiveTable
+from db.lock import ProcessLock
 from tests.postgres_server import PostgresServer
 
 from .factories import random_matches
@@ -82,3 +83,29 @@ async def test_a_move_into_a_database_in_use_changes_nothing(
     assert missing.returncode == 1 and "is not a database file" in missing.stderr
     not_pg = run_move(str(path), str(tmp_path / "other.sqlite3"))
     assert not_pg.returncode == 1 and "must be a postgresql:// URL" in not_pg.stderr
+
+
+async def test_a_move_while_the_bot_runs_on_the_file_is_refused(
+    tmp_path: Path, postgres_server: PostgresServer
+) -> None:
+    path = tmp_path / "rummy.sqlite3"
+    async with await Database.open(path) as db:
+        await db.save_live_table(LiveTable(77, 5, 700, {}, {"turn": 3}, 1.5))
+    url = postgres_server.new_database()
+    running = ProcessLock.acquire(path)  # as the bot holds it while it runs
+    try:
+        refused = run_move(str(path), url)
+    finally:
+        running.release()
+    assert refused.returncode == 1
+    assert "is already using" in refused.stderr and "stopped bot's database" in refused.stderr
+    conn = await asyncpg.connect(url)
+    try:
+        # Nothing was made there, not even the tables.
+        assert not await conn.fetchval(
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'"
+        )
+    finally:
+        await conn.close()
+    moved = run_move(str(path), url)  # stopped, it moves
+    assert moved.returncode == 0, moved.stderr
