@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from engine import RULE_OPTIONS, RuleOption, RummyError
 from flows.game import Game
+from flows.options import out_of_range
 from flows.router import RESTARTING, Observer, refuse
 from presentation.explain import explain
 from presentation.i18n import LANGUAGES, N_, _, use
@@ -162,6 +163,10 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=N_("Play
         # bot is shutting down, so nothing writes to a closing database.
         if self.game.tasks.refusing:
             await interaction.response.send_message(_(RESTARTING), ephemeral=True)
+            return False
+        refusal = out_of_range(interaction)
+        if refusal is not None:
+            await interaction.response.send_message(refusal, ephemeral=True)
             return False
         return True
 

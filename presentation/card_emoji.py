@@ -103,6 +103,16 @@ async def _upload(client: discord.Client, name: str, image: bytes) -> discord.Em
         raise
 
 
+# Discord's answers that no further upload of this start could change: no
+# permission, or the application's emojis at their maximum.
+MISSING_ACCESS = frozenset({401, 403})
+AT_MAXIMUM = frozenset({30008, 30018})
+
+
+def _for_good(refused: discord.HTTPException) -> bool:
+    return refused.status in MISSING_ACCESS or refused.code in AT_MAXIMUM
+
+
 async def sync_card_emoji(
     client: discord.Client,
     db: Database,
@@ -144,7 +154,17 @@ async def sync_card_emoji(
             if emoji is None:
                 await budget.take(LATER)
                 emoji = await _upload(client, name, image)
-        except discord.HTTPException:
+        except discord.HTTPException as refused:
+            if _for_good(refused):
+                # Every other upload would be refused the same way: the rest
+                # stay text, and the next start tries again.
+                log.warning(
+                    "Discord refused the card emojis (%s %s: %s): %d of %d cards show as "
+                    "text until the next start",
+                    refused.status, refused.code or "", refused.text, len(wanted) - len(found),
+                    len(wanted),
+                )
+                break
             log.warning("could not upload the card emoji %s; it shows as text", name, exc_info=True)
             continue
         found[name] = (emoji.id, drawing)

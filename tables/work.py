@@ -33,7 +33,7 @@ from .table import Stage, Table, TableSnapshot
 log = logging.getLogger(__name__)
 
 # Marked for the catalogues; the flows translate it where they show it.
-NOT_SAVED = N_("⚠️ That could not be saved, so it did not happen. Please try again in a moment.")
+NOT_SAVED = N_("That could not be saved, so it did not happen. Please try again in a moment.")
 # A match result the database refuses this many times in a row is kept aside
 # as a file (db.unrecorded) and its table closed: a database that keeps
 # failing must never hold a channel's game for ever.

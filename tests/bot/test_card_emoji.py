@@ -4,7 +4,10 @@ and text wherever they are missing."""
 from __future__ import annotations
 
 import dataclasses
+import logging
 from pathlib import Path
+
+import pytest
 
 from engine import Card
 from presentation.card_faces import BACK_NAME, all_images, emoji_name
@@ -73,12 +76,29 @@ async def test_a_restart_uploads_nothing_again(
     assert len(bot.game.faces.ids) == len(all_images())
 
 
+def emoji_attempts(server: Server) -> int:
+    return sum(
+        1
+        for r in server.emu.requests
+        if r.method == "POST" and (r.route or "").endswith("/emojis")
+    )
+
+
+def emoji_warnings(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.name == "presentation.card_emoji"
+            and r.levelno >= logging.WARNING]
+
+
 async def test_cards_are_text_when_discord_refuses_the_emojis(
-    server: Server, launch: LaunchBot
+    server: Server, launch: LaunchBot, caplog: pytest.LogCaptureFixture
 ) -> None:
     server.emu.fail_next("POST /applications/*/emojis", status=403, code=50013, times=1000)
     bot = await launch(WITH_EMOJI)
     await bot.game.tasks.wait_idle()
+    # The first refusal is the answer for every card: one try, one line.
+    assert emoji_attempts(server) == 1
+    [said] = emoji_warnings(caplog)
+    assert said.exc_info is None and "until the next start" in said.getMessage()
     seated = [server.player(server.ann), server.player(server.bob)]
     await start_game(server, bot, seated)
     first, _ = in_turn_order(bot, server, seated)
@@ -86,3 +106,17 @@ async def test_cards_are_text_when_discord_refuses_the_emojis(
     await first.open_hand()
     assert "<:" not in first.view_text()
     assert all(b["label"] and not b.get("emoji_id") for b in first._picks())
+
+
+async def test_uploads_stop_where_the_emojis_reach_their_maximum(
+    server: Server, launch: LaunchBot, caplog: pytest.LogCaptureFixture
+) -> None:
+    server.emu.world.max_application_emojis = 3
+    bot = await launch(WITH_EMOJI)
+    await bot.game.tasks.wait_idle()
+    assert emoji_uploads(server) == 3 and emoji_attempts(server) == 4
+    assert len(bot.game.faces.ids) == 3
+    [said] = emoji_warnings(caplog)
+    assert "Maximum number of emojis" in said.getMessage() and said.exc_info is None
+    [refused] = server.emu.take_problems()  # the one upload past the maximum
+    assert "answered 400" in refused and "30008" in refused

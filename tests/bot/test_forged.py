@@ -99,3 +99,15 @@ async def test_a_move_whose_answer_failed_is_not_called_undone(
     table = bot.game.tables.get(server.channel.id)
     assert table is not None and table.match is not None
     assert len(table.match.hand.hand_of(mover.key)) == held + 1
+
+
+async def test_a_forged_option_out_of_its_range_is_refused_as_discord_would(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch()  # fails the test if the bot logs an error
+    zero = await server.ann.forge_slash(server.channel, "rummy history", {"page": 0}, page=1)
+    assert zero.ephemeral and "`page` must be from 1 to 100,000" in zero.text(), zero.text()
+    huge = await server.ann.forge_slash(server.channel, "rummy start", {"target": 10**9},
+                                        target=100)
+    assert huge.ephemeral and "`target` must be from" in huge.text(), huge.text()
+    assert bot.game.tables.get(server.channel.id) is None

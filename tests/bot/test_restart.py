@@ -136,6 +136,7 @@ async def test_failed_save_refuses_the_action_and_keeps_the_state(
     bot.db.abandon()  # every write now fails, as on a dead disk
     reply = await first.draw()
     assert reply.type == 7 and "could not be saved" in reply.text()  # in the hand message
+    assert "⚠️ That could not be saved" in reply.text() and "⚠️ ⚠️" not in reply.text()
     assert table.to_dict() == before
     assert bot.game.tables.get(server.channel.id) is table
 

@@ -161,6 +161,25 @@ class Actor:
             f"/{command.strip().lstrip('/')} by {self.name}")
         return await self._emu.run_interaction(interaction)
 
+    async def forge_slash(self, channel: Channel, command: str, forged: dict[str, Any],
+                          **options: Any) -> Reply:
+        """Run ``/command`` with ``options``, then put the ``forged`` option values in
+        its payload as a hand-made request would: past every check Discord's app makes
+        (ranges, choices, types)."""
+        self._check_can_use(channel)
+        data = build_chat_input(self._emu.world, self.user, channel, command, options)
+        target = data["options"]
+        while target and target[0]["type"] in (1, 2):  # into the subcommand
+            target = target[0]["options"]
+        for name, value in forged.items():
+            found = next((o for o in target if o["name"] == name), None)
+            assert found is not None, f"pass a valid {name!r} in options to forge"
+            found["value"] = value
+        interaction = self._emu.world.new_interaction(
+            InteractionType.APPLICATION_COMMAND, self.user, channel, data,
+            f"forged /{command.strip().lstrip('/')} by {self.name}")
+        return await self._emu.run_interaction(interaction)
+
     async def click(self, message: Message | Reply | int, label: str | None = None, *,
                     custom_id: str | None = None, emoji: str | None = None,
                     allow_disabled: bool = False) -> Reply:
