@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import abc
 import asyncio
-import functools
 import json
 import logging
 import math
@@ -24,10 +23,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, ClassVar, Final, TypeVar
 
-import orjson
-
-from . import history, ratings
+from . import history, live_tables, ratings
 from .errors import N_, SeasonRefused, StorageError
+from .jsontext import to_json
 from .leases import ShardLeases
 from .models import (
     BrokenTable,
@@ -60,39 +58,6 @@ MAX_PER_PAGE: Final = 100
 # Every statement the bot runs, in SQL both stores speak alike.  Values always
 # go through ``?`` parameters; the only text ever spliced into SQL is picked
 # from the constants below.
-
-SQL_SAVE_LIVE: Final = """
-INSERT INTO live_tables (channel_id, guild_id, message_id, rules, state, updated_at)
-VALUES (?, ?, ?, ?, ?, ?)
-ON CONFLICT (channel_id) DO UPDATE SET
-    guild_id = excluded.guild_id, message_id = excluded.message_id,
-    rules = excluded.rules, state = excluded.state, updated_at = excluded.updated_at
-"""
-
-
-@functools.lru_cache(maxsize=64)
-def save_statement(rows: int) -> str:
-    """SQL_SAVE_LIVE for ``rows`` tables at once. SQLite keeps the last row of a
-    table given twice; PostgreSQL refuses that, so its caller gives each once."""
-    values = ", ".join(["(?, ?, ?, ?, ?, ?)"] * rows)
-    return SQL_SAVE_LIVE.replace("VALUES (?, ?, ?, ?, ?, ?)", f"VALUES {values}", 1)
-
-
-SQL_DELETE_LIVE: Final = "DELETE FROM live_tables WHERE channel_id = ?"
-SQL_LOAD_LIVE: Final = """
-SELECT channel_id, guild_id, message_id, rules, state, updated_at
-FROM live_tables ORDER BY channel_id
-"""
-SQL_SET_ASIDE: Final = """
-INSERT INTO set_aside_tables
-    (channel_id, guild_id, message_id, rules, state, updated_at, error, set_aside_at)
-SELECT channel_id, guild_id, message_id, rules, state, updated_at,
-       CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION)
-FROM live_tables WHERE channel_id = ?
-"""
-SQL_LIST_SET_ASIDE: Final = """
-SELECT channel_id, guild_id, error FROM set_aside_tables ORDER BY id
-"""
 
 SQL_INSERT_MATCH: Final = """
 INSERT INTO matches (guild_id, channel_id, rules, abandoned, started_at, ended_at)
@@ -193,35 +158,6 @@ ON CONFLICT (guild_id) DO UPDATE SET rules = excluded.rules, updated_at = exclud
 # ------------------------------------------------------------- rows from records
 # Pure functions, shared with db.bench so the benchmark stores exactly what the
 # bot stores.
-
-
-# Values JSON has no form for are refused, not converted: a dataclass, a date,
-# a set, a number as a dict key (which would load back as a string).
-_JSON_STRICT: Final = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
-
-
-def to_json(value: Any) -> str:
-    """Compact JSON, with orjson: a save serialises the whole table after every
-    action, and the standard library's encoder was a twentieth of the bot's CPU.
-    NaN and infinities, which no table holds, would be written as null."""
-    return orjson.dumps(value, option=_JSON_STRICT).decode()
-
-
-def live_row(table: LiveTable) -> tuple[Any, ...]:
-    """The live_tables row of a saved game (SQL_SAVE_LIVE's parameters)."""
-    try:
-        return (
-            table.channel_id,
-            table.guild_id,
-            table.message_id,
-            to_json(table.rules),
-            to_json(table.state),
-            table.updated_at,
-        )
-    except (TypeError, ValueError) as exc:
-        raise StorageError(
-            f"cannot serialise the table in channel {table.channel_id}: {exc}"
-        ) from exc
 
 
 MatchRow = tuple[int, int, str, int, float, float]
@@ -349,7 +285,7 @@ class Database(abc.ABC):
     """The folder for results the store refused (``db.unrecorded``)."""
 
     _stores: ClassVar[list[type[Database]]] = []
-    load_live_sql: ClassVar[str] = SQL_LOAD_LIVE
+    load_live_sql: ClassVar[str] = live_tables.SQL_LOAD_LIVE
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -432,11 +368,10 @@ class Database(abc.ABC):
 
     async def delete_live_table(self, channel_id: int) -> None:
         """Forget a finished or cancelled game; no error if there was none."""
-
-        async def body(conn: Session) -> None:
-            await conn.execute(SQL_DELETE_LIVE, (channel_id,))
-
-        await self._run(f"deleting the live table in channel {channel_id}", body)
+        await self._run(
+            f"deleting the live table in channel {channel_id}",
+            lambda conn: live_tables.delete(conn, channel_id),
+        )
 
     async def load_live_tables(self) -> LoadResult:
         """Read every saved game; set aside (keep, not delete) those that cannot be read.
@@ -448,28 +383,9 @@ class Database(abc.ABC):
         the bot to tell their channels.  Whether the engine can restore a
         readable state is the bot's call: see :meth:`set_aside_live_table`.
         """
-
-        async def body(conn: Session) -> LoadResult:
-            tables: list[LiveTable] = []
-            broken: list[BrokenTable] = []
-            async with conn.transaction():
-                for row in await conn.fetch(self.load_live_sql):
-                    item = _parse_live_row(tuple(row))
-                    if isinstance(item, LiveTable):
-                        tables.append(item)
-                        continue
-                    broken.append(item)
-                    await conn.execute(SQL_SET_ASIDE, (item.error, time.time(), item.channel_id))
-                    await conn.execute(SQL_DELETE_LIVE, (item.channel_id,))
-            for item in broken:
-                log.warning(
-                    "live table in channel %d set aside (kept in set_aside_tables): %s",
-                    item.channel_id,
-                    item.error,
-                )
-            return LoadResult(tables=tables, broken=broken)
-
-        return await self._run("loading the live tables", body)
+        return await self._run(
+            "loading the live tables", lambda conn: live_tables.load(conn, self.load_live_sql)
+        )
 
     async def set_aside_live_table(self, channel_id: int, error: str) -> None:
         """Move a saved game the engine could not restore out of the live set.
@@ -478,31 +394,15 @@ class Database(abc.ABC):
         then removed from ``live_tables``, in one transaction.  No error if the
         channel has no saved game.
         """
-
-        async def body(conn: Session) -> bool:
-            async with conn.transaction():
-                await conn.execute(SQL_SET_ASIDE, (error, time.time(), channel_id))
-                deleted = await conn.execute(SQL_DELETE_LIVE, (channel_id,))
-            return deleted > 0
-
-        if await self._run(f"setting aside the live table in channel {channel_id}", body):
+        if await self._run(
+            f"setting aside the live table in channel {channel_id}",
+            lambda conn: live_tables.set_aside(conn, channel_id, error),
+        ):
             log.warning("live table in channel %d set aside: %s", channel_id, error)
 
     async def set_aside_tables(self) -> list[BrokenTable]:
         """Every game ever set aside, oldest first (for operators and tests)."""
-
-        async def body(conn: Session) -> list[BrokenTable]:
-            rows = await conn.fetch(SQL_LIST_SET_ASIDE)
-            return [
-                BrokenTable(
-                    channel_id=int(channel_id),
-                    guild_id=guild_id if type(guild_id) is int else None,
-                    error=str(error),
-                )
-                for channel_id, guild_id, error in rows
-            ]
-
-        return await self._run("listing the set-aside tables", body)
+        return await self._run("listing the set-aside tables", live_tables.set_aside_list)
 
     # ---------------------------------------------------------------- results
 
@@ -539,7 +439,7 @@ class Database(abc.ABC):
                 # rated exactly once, however the bot stops and starts.
                 await ratings.rate_match(conn, match_id, match)
                 if remove_live is not None:
-                    await conn.execute(SQL_DELETE_LIVE, (remove_live,))
+                    await live_tables.delete(conn, remove_live)
             return match_id
 
         return await self._run(f"recording a match in guild {match.guild_id}", body)
@@ -1006,47 +906,6 @@ async def _season(conn: Session, guild_id: int, number: int | None) -> Season:
     ended = list(await conn.fetch(ratings.SQL_LAST_SEASON_END, (guild_id,)))
     started = ended[0][0]
     return Season(current, f"Season {current}", None if started is None else float(started), None)
-
-
-def _parse_live_row(row: tuple[Any, ...]) -> LiveTable | BrokenTable:
-    """Judge one saved live table; never raises, a bad row becomes a BrokenTable."""
-    channel_id, guild_id, message_id, rules_raw, state_raw, updated_at = row
-    guild = guild_id if type(guild_id) is int else None
-    try:
-        if guild is None:
-            raise ValueError(f"guild id {guild_id!r} is not an integer")
-        if message_id is not None and type(message_id) is not int:
-            raise ValueError(f"message id {message_id!r} is not an integer")
-        if not isinstance(updated_at, int | float):
-            raise ValueError(f"updated_at {updated_at!r} is not a number")
-        rules = _json_object(rules_raw, "rules")
-        state = _json_object(state_raw, "state")
-    except ValueError as exc:
-        return BrokenTable(channel_id=channel_id, guild_id=guild, error=str(exc))
-    return LiveTable(
-        channel_id=channel_id,
-        guild_id=guild,
-        message_id=message_id,
-        rules=rules,
-        state=state,
-        updated_at=float(updated_at),
-    )
-
-
-def _json_object(raw: Any, what: str) -> dict[str, Any]:
-    if not isinstance(raw, bytes | str):
-        raise ValueError(f"{what} is missing")
-    try:
-        value = json.loads(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{what} is not UTF-8 text: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{what} is not valid JSON: {exc}") from None
-    except RecursionError:
-        raise ValueError(f"{what} is nested too deeply to read") from None
-    if not isinstance(value, dict):
-        raise ValueError(f"{what} is JSON {type(value).__name__}, not an object")
-    return value
 
 
 def _log_orphan(what: str, task: asyncio.Future[Any]) -> None:
