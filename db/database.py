@@ -23,7 +23,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, ClassVar, Final, TypeVar
 
-from . import history, live_tables, ratings, results
+from . import history, leaderboard, live_tables, ratings, results
 from .errors import N_, SeasonRefused, StorageError
 from .jsontext import to_json
 from .leases import ShardLeases
@@ -50,49 +50,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 MAX_PER_PAGE: Final = 100
-
-# --------------------------------------------------------------------------- SQL
-# Every statement the bot runs, in SQL both stores speak alike.  Values always
-# go through ``?`` parameters; the only text ever spliced into SQL is picked
-# from the constants below.
-
-_STATS_COLUMNS: Final = "user_id, name, matches_played, matches_won, hands_won, points, rummies"
-
-# Each order: its sort keys, all descending, then the lower user id first.  The
-# migration creates one index per entry with exactly these columns; a test
-# checks with EXPLAIN QUERY PLAN that SQLite uses it and never sorts.
-ORDER_KEYS: Final[dict[str, tuple[str, str, str]]] = {
-    "wins": ("matches_won", "hands_won", "points"),
-    "points": ("points", "matches_won", "hands_won"),
-    "rummies": ("rummies", "matches_won", "points"),
-}
-
-
-def _leaderboard_sql(keys: tuple[str, str, str]) -> str:
-    a, b, c = keys
-    return (
-        f"SELECT {_STATS_COLUMNS} FROM player_stats WHERE guild_id = ? "
-        f"ORDER BY {a} DESC, {b} DESC, {c} DESC, user_id LIMIT ? OFFSET ?"
-    )
-
-
-def _rank_sql(keys: tuple[str, str, str]) -> str:
-    # Players ahead = strictly better figures, plus equal figures and a lower
-    # user id.  Both are ranges of the order's index, so this counts index
-    # entries and never touches the table.
-    a, b, c = keys
-    return (
-        "SELECT 1"
-        f" + (SELECT COUNT(*) FROM player_stats WHERE guild_id = ? AND ({a}, {b}, {c}) > (?, ?, ?))"
-        f" + (SELECT COUNT(*) FROM player_stats WHERE guild_id = ?"
-        f" AND {a} = ? AND {b} = ? AND {c} = ? AND user_id < ?)"
-    )
-
-
-SQL_LEADERBOARD: Final = {order: _leaderboard_sql(keys) for order, keys in ORDER_KEYS.items()}
-SQL_RANK: Final = {order: _rank_sql(keys) for order, keys in ORDER_KEYS.items()}
-SQL_COUNT_PLAYERS: Final = "SELECT COUNT(*) FROM player_stats WHERE guild_id = ?"
-SQL_PLAYER: Final = f"SELECT {_STATS_COLUMNS} FROM player_stats WHERE guild_id = ? AND user_id = ?"
 
 # The turn (Session.serialise) of the card emoji record: no server has id 0.
 CARD_EMOJI_TURN: Final = 0
@@ -304,43 +261,22 @@ class Database(abc.ABC):
         order never changes between two identical queries; ``rank`` is the
         position in that order.
         """
-        if order not in ORDER_KEYS:
-            raise ValueError(f"unknown leaderboard order {order!r}; use one of {list(ORDER_KEYS)}")
+        if order not in leaderboard.ORDER_KEYS:
+            known = list(leaderboard.ORDER_KEYS)
+            raise ValueError(f"unknown leaderboard order {order!r}; use one of {known}")
         if not 1 <= per_page <= MAX_PER_PAGE:
             raise ValueError(f"per_page must be 1..{MAX_PER_PAGE}, not {per_page}")
-        sql = SQL_LEADERBOARD[order]
-
-        async def body(conn: Session) -> LeaderboardPage:
-            counted = list(await conn.fetch(SQL_COUNT_PLAYERS, (guild_id,)))
-            total = int(counted[0][0])
-            pages = max(1, math.ceil(total / per_page))
-            shown = min(max(page, 1), pages)
-            offset = (shown - 1) * per_page
-            rows = await conn.fetch(sql, (guild_id, per_page, offset))
-            return LeaderboardPage(
-                rows=[_stats(row, offset + i + 1) for i, row in enumerate(rows)],
-                page=shown,
-                pages=pages,
-                total_players=total,
-            )
-
-        return await self._run(f"reading the leaderboard of guild {guild_id}", body)
+        return await self._run(
+            f"reading the leaderboard of guild {guild_id}",
+            lambda conn: leaderboard.page(conn, guild_id, order, page, per_page),
+        )
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
         """A player's figures in one server with their rank by wins; None if never played."""
-
-        async def body(conn: Session) -> PlayerStats | None:
-            found = list(await conn.fetch(SQL_PLAYER, (guild_id, user_id)))
-            if not found:
-                return None
-            row = tuple(found[0])
-            a, b, c = (row[_STATS_INDEX[key]] for key in ORDER_KEYS["wins"])
-            ranked = list(
-                await conn.fetch(SQL_RANK["wins"], (guild_id, a, b, c, guild_id, a, b, c, user_id))
-            )
-            return _stats(row, int(ranked[0][0]))
-
-        return await self._run(f"reading the stats of user {user_id} in guild {guild_id}", body)
+        return await self._run(
+            f"reading the stats of user {user_id} in guild {guild_id}",
+            lambda conn: leaderboard.player(conn, guild_id, user_id),
+        )
 
     # -------------------------------------------------- ratings and seasons
 
@@ -651,25 +587,6 @@ class Database(abc.ABC):
             # is not lost silently (a match that did not record, say).
             task.add_done_callback(lambda t: _log_orphan(what, t))
             raise
-
-
-_STATS_INDEX: Final = {
-    name: i for i, name in enumerate(c.strip() for c in _STATS_COLUMNS.split(","))
-}
-
-
-def _stats(row: Sequence[Any], rank: int) -> PlayerStats:
-    user_id, name, played, won, hands_won, points, rummies = row
-    return PlayerStats(
-        user_id=user_id,
-        name=name,
-        matches_played=played,
-        matches_won=won,
-        hands_won=hands_won,
-        points=points,
-        rummies=rummies,
-        rank=rank,
-    )
 
 
 def _rated(row: Sequence[Any], rank: int) -> RatedPlayer:
