@@ -15,16 +15,15 @@ import abc
 import asyncio
 import json
 import logging
-import math
 import os
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from types import TracebackType
 from typing import Any, ClassVar, Final, TypeVar
 
-from . import history, leaderboard, live_tables, ratings, results
-from .errors import N_, SeasonRefused, StorageError
+from . import history, leaderboard, live_tables, rating_board, results, seasons
+from .errors import StorageError
 from .jsontext import to_json
 from .leases import ShardLeases
 from .models import (
@@ -36,9 +35,7 @@ from .models import (
     LoadResult,
     MatchRecord,
     MatchSummary,
-    Opponent,
     PlayerStats,
-    RatedPlayer,
     RatingPage,
     RatingProfile,
     Season,
@@ -289,37 +286,18 @@ class Database(abc.ABC):
         clamped to 1..pages, as for :meth:`leaderboard`."""
         if not 1 <= per_page <= MAX_PER_PAGE:
             raise ValueError(f"per_page must be 1..{MAX_PER_PAGE}, not {per_page}")
-
-        async def body(conn: Session) -> RatingPage:
-            chosen = await _season(conn, guild_id, season)
-            counted = list(await conn.fetch(ratings.SQL_RATED_PLAYERS, (guild_id, chosen.number)))
-            total = int(counted[0][0])
-            pages = max(1, math.ceil(total / per_page))
-            shown = min(max(page, 1), pages)
-            offset = (shown - 1) * per_page
-            rows = await conn.fetch(
-                ratings.SQL_RATING_BOARD, (guild_id, chosen.number, per_page, offset)
-            )
-            return RatingPage(
-                season=chosen,
-                rows=[_rated(row, offset + i + 1) for i, row in enumerate(rows)],
-                page=shown,
-                pages=pages,
-                total_players=total,
-            )
-
-        return await self._run(f"reading the rating leaderboard of guild {guild_id}", body)
+        return await self._run(
+            f"reading the rating leaderboard of guild {guild_id}",
+            lambda conn: rating_board.page(conn, guild_id, season, page, per_page),
+        )
 
     async def rating_is_default(self, guild_id: int) -> bool:
         """Whether the server's leaderboard opens by rating: once someone has
         played enough rated matches this season to be no longer provisional."""
-
-        async def body(conn: Session) -> bool:
-            season = await ratings.current_season(conn, guild_id)
-            rows = list(await conn.fetch(ratings.SQL_ESTABLISHED_PLAYERS, (guild_id, season)))
-            return bool(rows[0][0])
-
-        return await self._run(f"reading the rating leaderboard of guild {guild_id}", body)
+        return await self._run(
+            f"reading the rating leaderboard of guild {guild_id}",
+            lambda conn: rating_board.is_default(conn, guild_id),
+        )
 
     async def rating_profile(
         self, guild_id: int, user_id: int, *, trend: int = 10, opponents_over: int = 200
@@ -328,70 +306,24 @@ class Database(abc.ABC):
         latest ``trend`` rated matches this season, and their best and worst
         opponents (most finishes ahead of / behind them, over their latest
         ``opponents_over`` rated matches in any season)."""
-
-        async def body(conn: Session) -> RatingProfile:
-            season = await _season(conn, guild_id, None)
-            key = f"u{user_id}"
-            found = list(await conn.fetch(ratings.SQL_RATING_OF, (guild_id, season.number, key)))
-            rated: RatedPlayer | None = None
-            if found:
-                row = tuple(found[0])
-                ranked = list(
-                    await conn.fetch(
-                        ratings.SQL_RATING_RANK,
-                        (guild_id, season.number, row[5], row[4], user_id),
-                    )
-                )
-                rated = _rated(row, int(ranked[0][0]))
-            latest = list(
-                await conn.fetch(ratings.SQL_TREND, (guild_id, user_id, season.number, trend))
-            )
-            latest.reverse()
-            points = [ratings.ordinal(latest[0][1], latest[0][2])] if latest else []
-            points += [ratings.ordinal(mu, sigma) for *_, mu, sigma in latest]
-            opponents = [
-                Opponent(
-                    name=str(name),
-                    user_id=None if uid is None else int(uid),
-                    ahead=int(ahead),
-                    behind=int(behind),
-                    matches=int(count),
-                )
-                for _, uid, name, ahead, behind, count in await conn.fetch(
-                    ratings.SQL_OPPONENTS, (guild_id, user_id, opponents_over)
-                )
-            ]
-            return RatingProfile(
-                season=season,
-                rating=rated,
-                trend=points,
-                best=_best_opponent(opponents, lambda o: (o.ahead - o.behind, o.matches)),
-                worst=_best_opponent(opponents, lambda o: (o.behind - o.ahead, o.matches)),
-            )
-
-        return await self._run(f"reading the rating of user {user_id} in guild {guild_id}", body)
+        return await self._run(
+            f"reading the rating of user {user_id} in guild {guild_id}",
+            lambda conn: rating_board.profile(conn, guild_id, user_id, trend, opponents_over),
+        )
 
     async def seasons(self, guild_id: int) -> list[Season]:
         """The server's ended seasons, latest first."""
-
-        async def body(conn: Session) -> list[Season]:
-            rows = await conn.fetch(ratings.SQL_SEASONS, (guild_id,))
-            return [Season(*ratings.season_row(row)) for row in rows]
-
-        return await self._run(f"listing the seasons of guild {guild_id}", body)
+        return await self._run(
+            f"listing the seasons of guild {guild_id}",
+            lambda conn: seasons.ended(conn, guild_id),
+        )
 
     async def find_season(self, guild_id: int, name: str) -> Season | None:
         """An ended season by name (any letter case) or by number, or None."""
-
-        async def body(conn: Session) -> Season | None:
-            rows = list(await conn.fetch(ratings.SQL_SEASON_BY_NAME, (guild_id, name.strip())))
-            if not rows and name.strip().isdigit():
-                rows = list(
-                    await conn.fetch(ratings.SQL_SEASON_BY_NUMBER, (guild_id, int(name.strip())))
-                )
-            return Season(*ratings.season_row(rows[0])) if rows else None
-
-        return await self._run(f"finding a season of guild {guild_id}", body)
+        return await self._run(
+            f"finding a season of guild {guild_id}",
+            lambda conn: seasons.find(conn, guild_id, name),
+        )
 
     async def end_season(self, guild_id: int, name: str | None, now: float) -> Season:
         """End the server's current season under ``name`` (default "Season N"):
@@ -399,33 +331,10 @@ class Database(abc.ABC):
         starts with nobody rated. Raises ``SeasonRefused`` with nothing changed
         if the name is taken or no match was rated in the season."""
         wanted = " ".join((name or "").split())
-
-        async def body(conn: Session) -> Season:
-            async with conn.transaction():
-                await conn.serialise(guild_id)
-                current = await _season(conn, guild_id, None)
-                final = wanted or current.name
-                if len(final) > 100:
-                    raise SeasonRefused(N_("A season's name has at most 100 characters."))
-                rated = list(await conn.fetch(ratings.SQL_SEASON_RATED, (guild_id, current.number)))
-                if not rated:
-                    raise SeasonRefused(
-                        N_("{season} has no rated match yet: there is nothing to archive."),
-                        season=current.name,
-                    )
-                taken = list(await conn.fetch(ratings.SQL_SEASON_BY_NAME, (guild_id, final)))
-                if taken:
-                    raise SeasonRefused(
-                        N_("This server already has a season named {season}: choose another name."),
-                        season=repr(taken[0][1]),
-                    )
-                await conn.execute(
-                    ratings.SQL_ADD_SEASON,
-                    (guild_id, current.number, final, current.started_at, now),
-                )
-            return Season(current.number, final, current.started_at, now)
-
-        return await self._run(f"ending the season of guild {guild_id}", body)
+        return await self._run(
+            f"ending the season of guild {guild_id}",
+            lambda conn: seasons.end(conn, guild_id, wanted, now),
+        )
 
     # --------------------------------------------------------------- history
 
@@ -587,42 +496,6 @@ class Database(abc.ABC):
             # is not lost silently (a match that did not record, say).
             task.add_done_callback(lambda t: _log_orphan(what, t))
             raise
-
-
-def _rated(row: Sequence[Any], rank: int) -> RatedPlayer:
-    user_id, name, mu, sigma, value, provisional, matches, wins = row
-    return RatedPlayer(
-        user_id=int(user_id),
-        name=str(name),
-        mu=float(mu),
-        sigma=float(sigma),
-        ordinal=float(value),
-        provisional=bool(provisional),
-        matches=int(matches),
-        wins=int(wins),
-        rank=rank,
-    )
-
-
-def _best_opponent(
-    opponents: Sequence[Opponent], score: Callable[[Opponent], tuple[int, int]]
-) -> Opponent | None:
-    """The opponent with the highest score (ties: more matches, then by name), if
-    that score is above zero: nobody is a best or worst opponent at even."""
-    ranked = sorted(opponents, key=lambda o: (score(o), o.name), reverse=True)
-    return ranked[0] if ranked and score(ranked[0])[0] > 0 else None
-
-
-async def _season(conn: Session, guild_id: int, number: int | None) -> Season:
-    """Season ``number`` of a server (None: the current one, which has no row)."""
-    current = await ratings.current_season(conn, guild_id)
-    if number is not None and number != current:
-        rows = list(await conn.fetch(ratings.SQL_SEASON_BY_NUMBER, (guild_id, number)))
-        if rows:
-            return Season(*ratings.season_row(rows[0]))
-    ended = list(await conn.fetch(ratings.SQL_LAST_SEASON_END, (guild_id,)))
-    started = ended[0][0]
-    return Season(current, f"Season {current}", None if started is None else float(started), None)
 
 
 def _log_orphan(what: str, task: asyncio.Future[Any]) -> None:
