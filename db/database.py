@@ -13,16 +13,23 @@ from __future__ import annotations
 
 import abc
 import asyncio
-import json
 import logging
 import os
-import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from types import TracebackType
 from typing import Any, ClassVar, Final, TypeVar
 
-from . import history, leaderboard, live_tables, rating_board, results, seasons
+from . import (
+    card_emoji,
+    history,
+    leaderboard,
+    live_tables,
+    rating_board,
+    results,
+    seasons,
+    settings,
+)
 from .errors import StorageError
 from .jsontext import to_json
 from .leases import ShardLeases
@@ -47,23 +54,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 MAX_PER_PAGE: Final = 100
-
-# The turn (Session.serialise) of the card emoji record: no server has id 0.
-CARD_EMOJI_TURN: Final = 0
-SQL_CARD_EMOJI: Final = "SELECT name, emoji_id, digest FROM card_emoji"
-SQL_CLEAR_CARD_EMOJI: Final = "DELETE FROM card_emoji"
-SQL_ADD_CARD_EMOJI: Final = "INSERT INTO card_emoji (name, emoji_id, digest) VALUES (?, ?, ?)"
-SQL_ALL_PLAYER_PREFS: Final = "SELECT user_id, prefs FROM player_prefs"
-SQL_SET_PLAYER_PREFS: Final = """
-INSERT INTO player_prefs (user_id, prefs, updated_at) VALUES (?, ?, ?)
-ON CONFLICT (user_id) DO UPDATE SET prefs = excluded.prefs, updated_at = excluded.updated_at
-"""
-SQL_GET_GUILD_RULES: Final = "SELECT rules FROM guild_settings WHERE guild_id = ?"
-SQL_ALL_GUILD_RULES: Final = "SELECT guild_id, rules FROM guild_settings"
-SQL_SET_GUILD_RULES: Final = """
-INSERT INTO guild_settings (guild_id, rules, updated_at) VALUES (?, ?, ?)
-ON CONFLICT (guild_id) DO UPDATE SET rules = excluded.rules, updated_at = excluded.updated_at
-"""
 
 # ------------------------------------------------------------------- the class
 
@@ -378,17 +368,10 @@ class Database(abc.ABC):
 
     async def get_guild_rules(self, guild_id: int) -> dict[str, Any] | None:
         """The server's default house rules, or None if never set."""
-
-        async def body(conn: Session) -> dict[str, Any] | None:
-            found = list(await conn.fetch(SQL_GET_GUILD_RULES, (guild_id,)))
-            if not found:
-                return None
-            rules = json.loads(found[0][0])
-            if not isinstance(rules, dict):
-                raise StorageError(f"house rules of guild {guild_id} are not a JSON object")
-            return rules
-
-        return await self._run(f"reading the house rules of guild {guild_id}", body)
+        return await self._run(
+            f"reading the house rules of guild {guild_id}",
+            lambda conn: settings.guild_rules(conn, guild_id),
+        )
 
     async def load_guild_rules(self) -> dict[int, dict[str, Any]]:
         """Every server's default house rules, for the bot to keep in memory.
@@ -396,21 +379,7 @@ class Database(abc.ABC):
         A row that is not a JSON object is left out with a warning: one
         damaged setting must not stop the bot from starting.
         """
-
-        async def body(conn: Session) -> dict[int, dict[str, Any]]:
-            found: dict[int, dict[str, Any]] = {}
-            for guild_id, text in await conn.fetch(SQL_ALL_GUILD_RULES):
-                try:
-                    rules = json.loads(text)
-                except (TypeError, ValueError):
-                    rules = None
-                if isinstance(rules, dict):
-                    found[guild_id] = rules
-                else:
-                    log.warning("ignoring unreadable house rules of guild %s", guild_id)
-            return found
-
-        return await self._run("reading the servers' house rules", body)
+        return await self._run("reading the servers' house rules", settings.all_guild_rules)
 
     async def set_guild_rules(self, guild_id: int, rules: dict[str, Any]) -> None:
         """Replace the server's default house rules (already validated by the engine)."""
@@ -418,65 +387,36 @@ class Database(abc.ABC):
             text = to_json(rules)
         except (TypeError, ValueError) as exc:
             raise StorageError(f"cannot serialise the house rules: {exc}") from exc
-
-        async def body(conn: Session) -> None:
-            await conn.execute(SQL_SET_GUILD_RULES, (guild_id, text, time.time()))
-
-        await self._run(f"saving the house rules of guild {guild_id}", body)
+        await self._run(
+            f"saving the house rules of guild {guild_id}",
+            lambda conn: settings.set_guild_rules(conn, guild_id, text),
+        )
 
     # ------------------------------------------------------------ card faces
 
     async def card_emoji(self) -> dict[str, tuple[int, str]]:
         """The card emojis uploaded so far: name -> (emoji id, digest of its image)."""
-
-        async def body(conn: Session) -> dict[str, tuple[int, str]]:
-            rows = await conn.fetch(SQL_CARD_EMOJI)
-            return {str(name): (int(emoji_id), str(digest)) for name, emoji_id, digest in rows}
-
-        return await self._run("reading the card emojis", body)
+        return await self._run("reading the card emojis", card_emoji.read)
 
     async def set_card_emoji(self, emojis: dict[str, tuple[int, str]]) -> None:
         """Record the card emojis as they now are, replacing what was recorded."""
         rows = [(name, emoji_id, digest) for name, (emoji_id, digest) in emojis.items()]
-
-        async def body(conn: Session) -> None:
-            async with conn.transaction():
-                # Processes starting together each record the set they found.
-                await conn.serialise(CARD_EMOJI_TURN)
-                await conn.execute(SQL_CLEAR_CARD_EMOJI)
-                await conn.executemany(SQL_ADD_CARD_EMOJI, rows)
-
-        await self._run("recording the card emojis", body)
+        await self._run("recording the card emojis", lambda conn: card_emoji.replace(conn, rows))
 
     # ----------------------------------------------------- players' own choices
 
     async def load_player_prefs(self) -> dict[int, dict[str, Any]]:
         """Every person's own choices, for the bot to keep in memory; a row that
         is not a JSON object is left out with a warning."""
-
-        async def body(conn: Session) -> dict[int, dict[str, Any]]:
-            found: dict[int, dict[str, Any]] = {}
-            for user_id, text in await conn.fetch(SQL_ALL_PLAYER_PREFS):
-                try:
-                    prefs = json.loads(text)
-                except (TypeError, ValueError):
-                    prefs = None
-                if isinstance(prefs, dict):
-                    found[int(user_id)] = prefs
-                else:
-                    log.warning("ignoring unreadable choices of user %s", user_id)
-            return found
-
-        return await self._run("reading the players' choices", body)
+        return await self._run("reading the players' choices", settings.all_player_prefs)
 
     async def set_player_prefs(self, user_id: int, prefs: dict[str, Any]) -> None:
         """Replace one person's own choices."""
         text = to_json(prefs)
-
-        async def body(conn: Session) -> None:
-            await conn.execute(SQL_SET_PLAYER_PREFS, (user_id, text, time.time()))
-
-        await self._run(f"saving the choices of user {user_id}", body)
+        await self._run(
+            f"saving the choices of user {user_id}",
+            lambda conn: settings.set_player_prefs(conn, user_id, text),
+        )
 
     # --------------------------------------------------------------- plumbing
 
