@@ -1,12 +1,18 @@
-"""The bot's store: results, leaderboards, saved live tables, settings.
+"""The bot's store: the one object the layers above hold.
 
-:class:`Database` holds every query the bot makes, written once; the stores
-behind it say how to connect and how a unit of work gets its connection:
-``db.sqlite_store`` (one process on one file, the default) and
-``db.postgres_store`` (several processes on one server). Both keep the same
-promises: a live table is committed before the action is answered, a match
-result, its leaderboard figures and its ratings go in one transaction, and a
-saved table comes back after any restart.
+:class:`Database` has every read and write the bot makes as a method, each one
+unit of work; the queries themselves are written once over a
+:class:`~db.session.Session`, in modules named for what they store:
+``db.live_tables`` (games in progress), ``db.results`` (recorded matches),
+``db.leaderboard``, ``db.ratings`` with ``db.seasons`` and
+``db.rating_board``, ``db.history``, ``db.settings`` (servers' house rules and
+people's own choices) and ``db.card_emoji``. The stores behind it say how to
+connect and how a unit of work gets its connection: ``db.sqlite_store`` (one
+process on one file, the default) and ``db.postgres_store`` (several
+processes on one server). Both keep the same promises: a live table is
+committed before the action is answered, a match result, its leaderboard
+figures and its ratings go in one transaction, and a saved table comes back
+after any restart.
 """
 
 from __future__ import annotations
@@ -54,8 +60,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 MAX_PER_PAGE: Final = 100
-
-# ------------------------------------------------------------------- the class
+SERVER_SCHEMES: Final = ("postgresql://", "postgres://")
 
 
 def is_server_url(target: str | os.PathLike[str]) -> bool:
@@ -63,17 +68,15 @@ def is_server_url(target: str | os.PathLike[str]) -> bool:
     return isinstance(target, str) and target.startswith(SERVER_SCHEMES)
 
 
-SERVER_SCHEMES: Final = ("postgresql://", "postgres://")
-
-
 class Database(abc.ABC):
     """The bot's store: open one with ``await Database.open(target)``.
 
-    Every read and write of the bot is a method here, written once over a
-    :class:`~db.session.Session`; a store (``db.sqlite_store``,
-    ``db.postgres_store``) adds how it connects, how a unit of work gets its
-    session, and how live tables are saved. Each public method is one unit of
-    work: a failure raises StorageError and leaves nothing half-written.
+    Every read and write of the bot is a method here, running the queries of
+    the module of its concern over a :class:`~db.session.Session`; a store
+    (``db.sqlite_store``, ``db.postgres_store``) adds how it connects, how a
+    unit of work gets its session, and how live tables are saved. Each public
+    method is one unit of work: a failure raises StorageError and leaves
+    nothing half-written.
     """
 
     where: str
@@ -337,11 +340,10 @@ class Database(abc.ABC):
             raise ValueError(f"per_page must be 1..{MAX_PER_PAGE}, not {per_page}")
         if page < 1:
             raise ValueError(f"pages are numbered from 1, not {page}")
-
-        async def body(conn: Session) -> HistoryPage:
-            return await history.page(conn, guild_id, user_id, page, per_page)
-
-        return await self._run(f"reading the match history of guild {guild_id}", body)
+        return await self._run(
+            f"reading the match history of guild {guild_id}",
+            lambda conn: history.page(conn, guild_id, user_id, page, per_page),
+        )
 
     async def match_summary(self, guild_id: int, match_id: int) -> MatchSummary | None:
         """A match of this server with its hands and their moves, or None (no
@@ -349,20 +351,17 @@ class Database(abc.ABC):
         record = await self.get_match(match_id)
         if record is None or record.guild_id != guild_id:
             return None
-
-        async def body(conn: Session) -> MatchSummary | None:
-            entry = await history.one(conn, guild_id, match_id)
-            return None if entry is None else MatchSummary(match_id, record, entry)
-
-        return await self._run(f"reading match {match_id}", body)
+        return await self._run(
+            f"reading match {match_id}",
+            lambda conn: history.summary(conn, guild_id, match_id, record),
+        )
 
     async def latest_match(self, channel_id: int) -> int | None:
         """The id of the match recorded last in a channel, or None."""
-
-        async def body(conn: Session) -> int | None:
-            return await history.latest_in_channel(conn, channel_id)
-
-        return await self._run(f"reading the latest match in channel {channel_id}", body)
+        return await self._run(
+            f"reading the latest match in channel {channel_id}",
+            lambda conn: history.latest_in_channel(conn, channel_id),
+        )
 
     # ----------------------------------------------------------- guild rules
 
