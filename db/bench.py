@@ -29,15 +29,15 @@ from typing import Any
 
 from . import bench_ratings
 from .bench_timing import summary, timed
-from .database import (
+from .database import Database
+from .models import HandRecord, LeaderboardOrder, LiveTable, MatchRecord, SeatRecord
+from .results import (
     SQL_ADD_PLAYER_STATS,
     SQL_INSERT_HAND,
     SQL_INSERT_MATCH,
     SQL_INSERT_SEAT,
-    Database,
     match_rows,
 )
-from .models import HandRecord, LeaderboardOrder, LiveTable, MatchRecord, SeatRecord
 
 GUILD = 1_000_000_000_000_000_001
 ORDERS: tuple[LeaderboardOrder, ...] = ("wins", "points", "rummies")

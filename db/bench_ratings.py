@@ -21,15 +21,15 @@ import aiosqlite
 
 from . import ratings
 from .bench_timing import summary, timed
-from .database import (
+from .database import Database
+from .models import HandRecord, MatchRecord, SeatRecord
+from .results import (
     SQL_ADD_PLAYER_STATS,
     SQL_INSERT_HAND,
     SQL_INSERT_MATCH,
     SQL_INSERT_SEAT,
-    Database,
     match_rows,
 )
-from .models import HandRecord, MatchRecord, SeatRecord
 from .sqlite_store import SqliteSession
 
 GUILD = 1_000_000_000_000_000_001

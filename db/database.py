@@ -1,38 +1,46 @@
-"""The bot's store: results, leaderboards, saved live tables, settings.
+"""The bot's store: the one object the layers above hold.
 
-:class:`Database` holds every query the bot makes, written once; the stores
-behind it say how to connect and how a unit of work gets its connection:
-``db.sqlite_store`` (one process on one file, the default) and
-``db.postgres_store`` (several processes on one server). Both keep the same
-promises: a live table is committed before the action is answered, a match
-result, its leaderboard figures and its ratings go in one transaction, and a
-saved table comes back after any restart.
+:class:`Database` has every read and write the bot makes as a method, each one
+unit of work; the queries themselves are written once over a
+:class:`~db.session.Session`, in modules named for what they store:
+``db.live_tables`` (games in progress), ``db.results`` (recorded matches),
+``db.leaderboard``, ``db.ratings`` with ``db.seasons`` and
+``db.rating_board``, ``db.history``, ``db.settings`` (servers' house rules and
+people's own choices) and ``db.card_emoji``. The stores behind it say how to
+connect and how a unit of work gets its connection: ``db.sqlite_store`` (one
+process on one file, the default) and ``db.postgres_store`` (several
+processes on one server). Both keep the same promises: a live table is
+committed before the action is answered, a match result, its leaderboard
+figures and its ratings go in one transaction, and a saved table comes back
+after any restart.
 """
 
 from __future__ import annotations
 
 import abc
 import asyncio
-import functools
-import json
 import logging
-import math
 import os
-import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from types import TracebackType
 from typing import Any, ClassVar, Final, TypeVar
 
-import orjson
-
-from . import history, ratings
-from .errors import N_, SeasonRefused, StorageError
+from . import (
+    card_emoji,
+    history,
+    leaderboard,
+    live_tables,
+    rating_board,
+    results,
+    seasons,
+    settings,
+)
+from .errors import StorageError
+from .jsontext import to_json
 from .leases import ShardLeases
 from .models import (
     BrokenTable,
-    HandMoves,
-    HandRecord,
     HistoryPage,
     LeaderboardOrder,
     LeaderboardPage,
@@ -40,13 +48,10 @@ from .models import (
     LoadResult,
     MatchRecord,
     MatchSummary,
-    Opponent,
     PlayerStats,
-    RatedPlayer,
     RatingPage,
     RatingProfile,
     Season,
-    SeatRecord,
 )
 from .session import Session
 
@@ -55,274 +60,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 MAX_PER_PAGE: Final = 100
-
-# --------------------------------------------------------------------------- SQL
-# Every statement the bot runs, in SQL both stores speak alike.  Values always
-# go through ``?`` parameters; the only text ever spliced into SQL is picked
-# from the constants below.
-
-SQL_SAVE_LIVE: Final = """
-INSERT INTO live_tables (channel_id, guild_id, message_id, rules, state, updated_at)
-VALUES (?, ?, ?, ?, ?, ?)
-ON CONFLICT (channel_id) DO UPDATE SET
-    guild_id = excluded.guild_id, message_id = excluded.message_id,
-    rules = excluded.rules, state = excluded.state, updated_at = excluded.updated_at
-"""
-
-
-@functools.lru_cache(maxsize=64)
-def save_statement(rows: int) -> str:
-    """SQL_SAVE_LIVE for ``rows`` tables at once. SQLite keeps the last row of a
-    table given twice; PostgreSQL refuses that, so its caller gives each once."""
-    values = ", ".join(["(?, ?, ?, ?, ?, ?)"] * rows)
-    return SQL_SAVE_LIVE.replace("VALUES (?, ?, ?, ?, ?, ?)", f"VALUES {values}", 1)
-
-
-SQL_DELETE_LIVE: Final = "DELETE FROM live_tables WHERE channel_id = ?"
-SQL_LOAD_LIVE: Final = """
-SELECT channel_id, guild_id, message_id, rules, state, updated_at
-FROM live_tables ORDER BY channel_id
-"""
-SQL_SET_ASIDE: Final = """
-INSERT INTO set_aside_tables
-    (channel_id, guild_id, message_id, rules, state, updated_at, error, set_aside_at)
-SELECT channel_id, guild_id, message_id, rules, state, updated_at,
-       CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION)
-FROM live_tables WHERE channel_id = ?
-"""
-SQL_LIST_SET_ASIDE: Final = """
-SELECT channel_id, guild_id, error FROM set_aside_tables ORDER BY id
-"""
-
-SQL_INSERT_MATCH: Final = """
-INSERT INTO matches (guild_id, channel_id, rules, abandoned, started_at, ended_at)
-VALUES (?, ?, ?, ?, ?, ?) RETURNING id
-"""
-SQL_INSERT_SEAT: Final = """
-INSERT INTO match_seats (match_id, seat, player_key, user_id, name, computer, total, won)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-"""
-SQL_INSERT_HAND: Final = """
-INSERT INTO hands (match_id, number, went_out, rummy, scores, winners, reason)
-VALUES (?, ?, ?, ?, ?, ?, ?)
-"""
-SQL_ADD_PLAYER_STATS: Final = """
-INSERT INTO player_stats
-    (guild_id, user_id, name, matches_played, matches_won, hands_won, points, rummies)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (guild_id, user_id) DO UPDATE SET
-    name = excluded.name,
-    matches_played = player_stats.matches_played + excluded.matches_played,
-    matches_won = player_stats.matches_won + excluded.matches_won,
-    hands_won = player_stats.hands_won + excluded.hands_won,
-    points = player_stats.points + excluded.points,
-    rummies = player_stats.rummies + excluded.rummies
-"""
-SQL_GET_MATCH: Final = """
-SELECT guild_id, channel_id, rules, abandoned, started_at, ended_at FROM matches WHERE id = ?
-"""
-SQL_GET_SEATS: Final = """
-SELECT player_key, user_id, name, computer, total, won
-FROM match_seats WHERE match_id = ? ORDER BY seat
-"""
-SQL_GET_HANDS: Final = """
-SELECT h.number, h.went_out, h.rummy, h.scores, h.winners, h.reason, m.dealer, m.seed, m.moves
-FROM hands AS h
-LEFT JOIN hand_moves AS m ON m.match_id = h.match_id AND m.number = h.number
-WHERE h.match_id = ? ORDER BY h.number
-"""
-SQL_INSERT_HAND_MOVES: Final = """
-INSERT INTO hand_moves (match_id, number, dealer, seed, moves) VALUES (?, ?, ?, ?, ?)
-"""
-
-_STATS_COLUMNS: Final = "user_id, name, matches_played, matches_won, hands_won, points, rummies"
-
-# Each order: its sort keys, all descending, then the lower user id first.  The
-# migration creates one index per entry with exactly these columns; a test
-# checks with EXPLAIN QUERY PLAN that SQLite uses it and never sorts.
-ORDER_KEYS: Final[dict[str, tuple[str, str, str]]] = {
-    "wins": ("matches_won", "hands_won", "points"),
-    "points": ("points", "matches_won", "hands_won"),
-    "rummies": ("rummies", "matches_won", "points"),
-}
-
-
-def _leaderboard_sql(keys: tuple[str, str, str]) -> str:
-    a, b, c = keys
-    return (
-        f"SELECT {_STATS_COLUMNS} FROM player_stats WHERE guild_id = ? "
-        f"ORDER BY {a} DESC, {b} DESC, {c} DESC, user_id LIMIT ? OFFSET ?"
-    )
-
-
-def _rank_sql(keys: tuple[str, str, str]) -> str:
-    # Players ahead = strictly better figures, plus equal figures and a lower
-    # user id.  Both are ranges of the order's index, so this counts index
-    # entries and never touches the table.
-    a, b, c = keys
-    return (
-        "SELECT 1"
-        f" + (SELECT COUNT(*) FROM player_stats WHERE guild_id = ? AND ({a}, {b}, {c}) > (?, ?, ?))"
-        f" + (SELECT COUNT(*) FROM player_stats WHERE guild_id = ?"
-        f" AND {a} = ? AND {b} = ? AND {c} = ? AND user_id < ?)"
-    )
-
-
-SQL_LEADERBOARD: Final = {order: _leaderboard_sql(keys) for order, keys in ORDER_KEYS.items()}
-SQL_RANK: Final = {order: _rank_sql(keys) for order, keys in ORDER_KEYS.items()}
-SQL_COUNT_PLAYERS: Final = "SELECT COUNT(*) FROM player_stats WHERE guild_id = ?"
-SQL_PLAYER: Final = f"SELECT {_STATS_COLUMNS} FROM player_stats WHERE guild_id = ? AND user_id = ?"
-
-# The turn (Session.serialise) of the card emoji record: no server has id 0.
-CARD_EMOJI_TURN: Final = 0
-SQL_CARD_EMOJI: Final = "SELECT name, emoji_id, digest FROM card_emoji"
-SQL_CLEAR_CARD_EMOJI: Final = "DELETE FROM card_emoji"
-SQL_ADD_CARD_EMOJI: Final = "INSERT INTO card_emoji (name, emoji_id, digest) VALUES (?, ?, ?)"
-SQL_ALL_PLAYER_PREFS: Final = "SELECT user_id, prefs FROM player_prefs"
-SQL_SET_PLAYER_PREFS: Final = """
-INSERT INTO player_prefs (user_id, prefs, updated_at) VALUES (?, ?, ?)
-ON CONFLICT (user_id) DO UPDATE SET prefs = excluded.prefs, updated_at = excluded.updated_at
-"""
-SQL_GET_GUILD_RULES: Final = "SELECT rules FROM guild_settings WHERE guild_id = ?"
-SQL_ALL_GUILD_RULES: Final = "SELECT guild_id, rules FROM guild_settings"
-SQL_SET_GUILD_RULES: Final = """
-INSERT INTO guild_settings (guild_id, rules, updated_at) VALUES (?, ?, ?)
-ON CONFLICT (guild_id) DO UPDATE SET rules = excluded.rules, updated_at = excluded.updated_at
-"""
-
-# ------------------------------------------------------------- rows from records
-# Pure functions, shared with db.bench so the benchmark stores exactly what the
-# bot stores.
-
-
-# Values JSON has no form for are refused, not converted: a dataclass, a date,
-# a set, a number as a dict key (which would load back as a string).
-_JSON_STRICT: Final = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
-
-
-def to_json(value: Any) -> str:
-    """Compact JSON, with orjson: a save serialises the whole table after every
-    action, and the standard library's encoder was a twentieth of the bot's CPU.
-    NaN and infinities, which no table holds, would be written as null."""
-    return orjson.dumps(value, option=_JSON_STRICT).decode()
-
-
-def live_row(table: LiveTable) -> tuple[Any, ...]:
-    """The live_tables row of a saved game (SQL_SAVE_LIVE's parameters)."""
-    try:
-        return (
-            table.channel_id,
-            table.guild_id,
-            table.message_id,
-            to_json(table.rules),
-            to_json(table.state),
-            table.updated_at,
-        )
-    except (TypeError, ValueError) as exc:
-        raise StorageError(
-            f"cannot serialise the table in channel {table.channel_id}: {exc}"
-        ) from exc
-
-
-MatchRow = tuple[int, int, str, int, float, float]
-SeatRow = tuple[int, str, int | None, str, int, int | None, int]  # without match_id
-HandRow = tuple[int, str | None, int, str, str, str]  # without match_id
-StatsRow = tuple[int, int, str, int, int, int, int, int]
-
-
-def match_rows(
-    match: MatchRecord,
-) -> tuple[MatchRow, list[SeatRow], list[HandRow], list[StatsRow]]:
-    """Split a match into its table rows and its leaderboard increments.
-
-    Raises StorageError for what the schema cannot check itself: the player
-    keys inside the JSON score and winner lists must be seats of the match.
-    Everything else (one seat per key and per user, hand numbers unique and
-    positive, who went out seated, computer seats without a user) is left to
-    constraints, which check it inside the transaction.
-    """
-    keys = {seat.player_key for seat in match.seats}
-    if not keys:
-        raise StorageError("cannot record a match without seats")
-    _check_keys(keys, match.totals, "totals")
-    _check_keys(keys, match.winners, "winners")
-    for hand in match.hands:
-        _check_keys(keys, hand.scores, f"hand {hand.number} scores")
-        _check_keys(keys, hand.winners, f"hand {hand.number} winners")
-    try:
-        match_row: MatchRow = (
-            match.guild_id,
-            match.channel_id,
-            to_json(match.rules),
-            int(match.abandoned),
-            match.started_at,
-            match.ended_at,
-        )
-        hand_rows: list[HandRow] = [
-            (
-                hand.number,
-                hand.went_out,
-                int(hand.rummy),
-                to_json(hand.scores),
-                to_json(list(hand.winners)),
-                hand.reason,
-            )
-            for hand in match.hands
-        ]
-    except (TypeError, ValueError) as exc:
-        raise StorageError(f"cannot serialise match record: {exc}") from exc
-    seat_rows: list[SeatRow] = [
-        (
-            index,
-            seat.player_key,
-            seat.user_id,
-            seat.name,
-            int(seat.computer),
-            match.totals.get(seat.player_key),
-            int(seat.player_key in match.winners),
-        )
-        for index, seat in enumerate(match.seats)
-    ]
-    stats_rows = [_stats_row(match, seat) for seat in match.seats if not seat.computer]
-    return match_row, seat_rows, hand_rows, stats_rows
-
-
-def _stats_row(match: MatchRecord, seat: SeatRecord) -> StatsRow:
-    """What one match adds to a human's figures (see PlayerStats)."""
-    key = seat.player_key
-    hands: Sequence[HandRecord] = match.hands
-    won = not match.abandoned and key in match.winners
-    return (
-        match.guild_id,
-        # A human seat without a user id fails the seat CHECK before this row
-        # is used; -1 only keeps the tuple well-typed until then.
-        seat.user_id if seat.user_id is not None else -1,
-        seat.name,
-        # An abandoned match was never played out: not a match lost.
-        int(not match.abandoned),
-        int(won),
-        sum(key in hand.winners for hand in hands),
-        sum(hand.scores.get(key, 0) for hand in hands),
-        sum(hand.rummy and hand.went_out == key for hand in hands),
-    )
-
-
-def moves_rows(match: MatchRecord) -> list[tuple[int, int, int, str]]:
-    """The kept moves of the match's hands (number, dealer, seed, moves), without match_id."""
-    return [
-        (hand.number, hand.moves.dealer, hand.moves.seed, hand.moves.moves)
-        for hand in match.hands
-        if hand.moves is not None
-    ]
-
-
-def _check_keys(keys: set[str], used: Any, what: str) -> None:
-    unknown = sorted(set(used) - keys)
-    if unknown:
-        raise StorageError(f"cannot record match: {what} name unseated players {unknown}")
-
-
-# ------------------------------------------------------------------- the class
+SERVER_SCHEMES: Final = ("postgresql://", "postgres://")
 
 
 def is_server_url(target: str | os.PathLike[str]) -> bool:
@@ -330,17 +68,15 @@ def is_server_url(target: str | os.PathLike[str]) -> bool:
     return isinstance(target, str) and target.startswith(SERVER_SCHEMES)
 
 
-SERVER_SCHEMES: Final = ("postgresql://", "postgres://")
-
-
 class Database(abc.ABC):
     """The bot's store: open one with ``await Database.open(target)``.
 
-    Every read and write of the bot is a method here, written once over a
-    :class:`~db.session.Session`; a store (``db.sqlite_store``,
-    ``db.postgres_store``) adds how it connects, how a unit of work gets its
-    session, and how live tables are saved. Each public method is one unit of
-    work: a failure raises StorageError and leaves nothing half-written.
+    Every read and write of the bot is a method here, running the queries of
+    the module of its concern over a :class:`~db.session.Session`; a store
+    (``db.sqlite_store``, ``db.postgres_store``) adds how it connects, how a
+    unit of work gets its session, and how live tables are saved. Each public
+    method is one unit of work: a failure raises StorageError and leaves
+    nothing half-written.
     """
 
     where: str
@@ -349,7 +85,7 @@ class Database(abc.ABC):
     """The folder for results the store refused (``db.unrecorded``)."""
 
     _stores: ClassVar[list[type[Database]]] = []
-    load_live_sql: ClassVar[str] = SQL_LOAD_LIVE
+    load_live_sql: ClassVar[str] = live_tables.SQL_LOAD_LIVE
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -433,11 +169,10 @@ class Database(abc.ABC):
 
     async def delete_live_table(self, channel_id: int) -> None:
         """Forget a finished or cancelled game; no error if there was none."""
-
-        async def body(conn: Session) -> None:
-            await conn.execute(SQL_DELETE_LIVE, (channel_id,))
-
-        await self._run(f"deleting the live table in channel {channel_id}", body)
+        await self._run(
+            f"deleting the live table in channel {channel_id}",
+            lambda conn: live_tables.delete(conn, channel_id),
+        )
 
     async def load_live_tables(self) -> LoadResult:
         """Read every saved game; set aside (keep, not delete) those that cannot be read.
@@ -449,28 +184,9 @@ class Database(abc.ABC):
         the bot to tell their channels.  Whether the engine can restore a
         readable state is the bot's call: see :meth:`set_aside_live_table`.
         """
-
-        async def body(conn: Session) -> LoadResult:
-            tables: list[LiveTable] = []
-            broken: list[BrokenTable] = []
-            async with conn.transaction():
-                for row in await conn.fetch(self.load_live_sql):
-                    item = _parse_live_row(tuple(row))
-                    if isinstance(item, LiveTable):
-                        tables.append(item)
-                        continue
-                    broken.append(item)
-                    await conn.execute(SQL_SET_ASIDE, (item.error, time.time(), item.channel_id))
-                    await conn.execute(SQL_DELETE_LIVE, (item.channel_id,))
-            for item in broken:
-                log.warning(
-                    "live table in channel %d set aside (kept in set_aside_tables): %s",
-                    item.channel_id,
-                    item.error,
-                )
-            return LoadResult(tables=tables, broken=broken)
-
-        return await self._run("loading the live tables", body)
+        return await self._run(
+            "loading the live tables", lambda conn: live_tables.load(conn, self.load_live_sql)
+        )
 
     async def set_aside_live_table(self, channel_id: int, error: str) -> None:
         """Move a saved game the engine could not restore out of the live set.
@@ -479,31 +195,15 @@ class Database(abc.ABC):
         then removed from ``live_tables``, in one transaction.  No error if the
         channel has no saved game.
         """
-
-        async def body(conn: Session) -> bool:
-            async with conn.transaction():
-                await conn.execute(SQL_SET_ASIDE, (error, time.time(), channel_id))
-                deleted = await conn.execute(SQL_DELETE_LIVE, (channel_id,))
-            return deleted > 0
-
-        if await self._run(f"setting aside the live table in channel {channel_id}", body):
+        if await self._run(
+            f"setting aside the live table in channel {channel_id}",
+            lambda conn: live_tables.set_aside(conn, channel_id, error),
+        ):
             log.warning("live table in channel %d set aside: %s", channel_id, error)
 
     async def set_aside_tables(self) -> list[BrokenTable]:
         """Every game ever set aside, oldest first (for operators and tests)."""
-
-        async def body(conn: Session) -> list[BrokenTable]:
-            rows = await conn.fetch(SQL_LIST_SET_ASIDE)
-            return [
-                BrokenTable(
-                    channel_id=int(channel_id),
-                    guild_id=guild_id if type(guild_id) is int else None,
-                    error=str(error),
-                )
-                for channel_id, guild_id, error in rows
-            ]
-
-        return await self._run("listing the set-aside tables", body)
+        return await self._run("listing the set-aside tables", live_tables.set_aside_list)
 
     # ---------------------------------------------------------------- results
 
@@ -521,29 +221,11 @@ class Database(abc.ABC):
         it leaves the live set in the same transaction, so a crash can neither
         lose the result nor bring the finished game back to be counted twice.
         """
-        match_row, seat_rows, hand_rows, stats_rows = match_rows(match)
-
-        async def body(conn: Session) -> int:
-            async with conn.transaction():
-                # Ratings are read, then rewritten: two results of one server
-                # recorded at once (two processes, or two connections) take turns.
-                await conn.serialise(match.guild_id)
-                inserted = await conn.fetch(SQL_INSERT_MATCH, match_row)
-                match_id = int(inserted[0][0])
-                await conn.executemany(SQL_INSERT_SEAT, [(match_id, *r) for r in seat_rows])
-                await conn.executemany(SQL_INSERT_HAND, [(match_id, *r) for r in hand_rows])
-                await conn.executemany(
-                    SQL_INSERT_HAND_MOVES, [(match_id, *r) for r in moves_rows(match)]
-                )
-                await conn.executemany(SQL_ADD_PLAYER_STATS, stats_rows)
-                # The ratings move with the result or not at all: a match is
-                # rated exactly once, however the bot stops and starts.
-                await ratings.rate_match(conn, match_id, match)
-                if remove_live is not None:
-                    await conn.execute(SQL_DELETE_LIVE, (remove_live,))
-            return match_id
-
-        return await self._run(f"recording a match in guild {match.guild_id}", body)
+        rows = results.match_rows(match)
+        return await self._run(
+            f"recording a match in guild {match.guild_id}",
+            lambda conn: results.record(conn, match, rows, remove_live),
+        )
 
     async def get_match(self, match_id: int) -> MatchRecord | None:
         """A recorded match as stored, or None.
@@ -551,44 +233,9 @@ class Database(abc.ABC):
         Seats and winners come back in seat order; ``totals`` holds the seats
         that had a total.
         """
-
-        async def body(conn: Session) -> MatchRecord | None:
-            found = list(await conn.fetch(SQL_GET_MATCH, (match_id,)))
-            if not found:
-                return None
-            guild_id, channel_id, rules, abandoned, started_at, ended_at = found[0]
-            seats = list(await conn.fetch(SQL_GET_SEATS, (match_id,)))
-            hands = await conn.fetch(SQL_GET_HANDS, (match_id,))
-            return MatchRecord(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                seats=[
-                    SeatRecord(player_key=k, user_id=u, name=n, computer=bool(c))
-                    for k, u, n, c, _total, _won in seats
-                ],
-                rules=json.loads(rules),
-                hands=[
-                    HandRecord(
-                        number=number,
-                        went_out=went_out,
-                        rummy=bool(rummy),
-                        scores=json.loads(scores),
-                        winners=tuple(json.loads(winners)),
-                        reason=reason,
-                        moves=None if moves is None else HandMoves(dealer, seed, moves),
-                    )
-                    for number, went_out, rummy, scores, winners, reason, dealer, seed, moves in (
-                        hands
-                    )
-                ],
-                totals={k: total for k, _u, _n, _c, total, _w in seats if total is not None},
-                winners=tuple(k for k, _u, _n, _c, _t, won in seats if won),
-                abandoned=bool(abandoned),
-                started_at=started_at,
-                ended_at=ended_at,
-            )
-
-        return await self._run(f"reading match {match_id}", body)
+        return await self._run(
+            f"reading match {match_id}", lambda conn: results.read(conn, match_id)
+        )
 
     async def leaderboard(
         self,
@@ -605,43 +252,22 @@ class Database(abc.ABC):
         order never changes between two identical queries; ``rank`` is the
         position in that order.
         """
-        if order not in ORDER_KEYS:
-            raise ValueError(f"unknown leaderboard order {order!r}; use one of {list(ORDER_KEYS)}")
+        if order not in leaderboard.ORDER_KEYS:
+            known = list(leaderboard.ORDER_KEYS)
+            raise ValueError(f"unknown leaderboard order {order!r}; use one of {known}")
         if not 1 <= per_page <= MAX_PER_PAGE:
             raise ValueError(f"per_page must be 1..{MAX_PER_PAGE}, not {per_page}")
-        sql = SQL_LEADERBOARD[order]
-
-        async def body(conn: Session) -> LeaderboardPage:
-            counted = list(await conn.fetch(SQL_COUNT_PLAYERS, (guild_id,)))
-            total = int(counted[0][0])
-            pages = max(1, math.ceil(total / per_page))
-            shown = min(max(page, 1), pages)
-            offset = (shown - 1) * per_page
-            rows = await conn.fetch(sql, (guild_id, per_page, offset))
-            return LeaderboardPage(
-                rows=[_stats(row, offset + i + 1) for i, row in enumerate(rows)],
-                page=shown,
-                pages=pages,
-                total_players=total,
-            )
-
-        return await self._run(f"reading the leaderboard of guild {guild_id}", body)
+        return await self._run(
+            f"reading the leaderboard of guild {guild_id}",
+            lambda conn: leaderboard.page(conn, guild_id, order, page, per_page),
+        )
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
         """A player's figures in one server with their rank by wins; None if never played."""
-
-        async def body(conn: Session) -> PlayerStats | None:
-            found = list(await conn.fetch(SQL_PLAYER, (guild_id, user_id)))
-            if not found:
-                return None
-            row = tuple(found[0])
-            a, b, c = (row[_STATS_INDEX[key]] for key in ORDER_KEYS["wins"])
-            ranked = list(
-                await conn.fetch(SQL_RANK["wins"], (guild_id, a, b, c, guild_id, a, b, c, user_id))
-            )
-            return _stats(row, int(ranked[0][0]))
-
-        return await self._run(f"reading the stats of user {user_id} in guild {guild_id}", body)
+        return await self._run(
+            f"reading the stats of user {user_id} in guild {guild_id}",
+            lambda conn: leaderboard.player(conn, guild_id, user_id),
+        )
 
     # -------------------------------------------------- ratings and seasons
 
@@ -654,37 +280,18 @@ class Database(abc.ABC):
         clamped to 1..pages, as for :meth:`leaderboard`."""
         if not 1 <= per_page <= MAX_PER_PAGE:
             raise ValueError(f"per_page must be 1..{MAX_PER_PAGE}, not {per_page}")
-
-        async def body(conn: Session) -> RatingPage:
-            chosen = await _season(conn, guild_id, season)
-            counted = list(await conn.fetch(ratings.SQL_RATED_PLAYERS, (guild_id, chosen.number)))
-            total = int(counted[0][0])
-            pages = max(1, math.ceil(total / per_page))
-            shown = min(max(page, 1), pages)
-            offset = (shown - 1) * per_page
-            rows = await conn.fetch(
-                ratings.SQL_RATING_BOARD, (guild_id, chosen.number, per_page, offset)
-            )
-            return RatingPage(
-                season=chosen,
-                rows=[_rated(row, offset + i + 1) for i, row in enumerate(rows)],
-                page=shown,
-                pages=pages,
-                total_players=total,
-            )
-
-        return await self._run(f"reading the rating leaderboard of guild {guild_id}", body)
+        return await self._run(
+            f"reading the rating leaderboard of guild {guild_id}",
+            lambda conn: rating_board.page(conn, guild_id, season, page, per_page),
+        )
 
     async def rating_is_default(self, guild_id: int) -> bool:
         """Whether the server's leaderboard opens by rating: once someone has
         played enough rated matches this season to be no longer provisional."""
-
-        async def body(conn: Session) -> bool:
-            season = await ratings.current_season(conn, guild_id)
-            rows = list(await conn.fetch(ratings.SQL_ESTABLISHED_PLAYERS, (guild_id, season)))
-            return bool(rows[0][0])
-
-        return await self._run(f"reading the rating leaderboard of guild {guild_id}", body)
+        return await self._run(
+            f"reading the rating leaderboard of guild {guild_id}",
+            lambda conn: rating_board.is_default(conn, guild_id),
+        )
 
     async def rating_profile(
         self, guild_id: int, user_id: int, *, trend: int = 10, opponents_over: int = 200
@@ -693,70 +300,24 @@ class Database(abc.ABC):
         latest ``trend`` rated matches this season, and their best and worst
         opponents (most finishes ahead of / behind them, over their latest
         ``opponents_over`` rated matches in any season)."""
-
-        async def body(conn: Session) -> RatingProfile:
-            season = await _season(conn, guild_id, None)
-            key = f"u{user_id}"
-            found = list(await conn.fetch(ratings.SQL_RATING_OF, (guild_id, season.number, key)))
-            rated: RatedPlayer | None = None
-            if found:
-                row = tuple(found[0])
-                ranked = list(
-                    await conn.fetch(
-                        ratings.SQL_RATING_RANK,
-                        (guild_id, season.number, row[5], row[4], user_id),
-                    )
-                )
-                rated = _rated(row, int(ranked[0][0]))
-            latest = list(
-                await conn.fetch(ratings.SQL_TREND, (guild_id, user_id, season.number, trend))
-            )
-            latest.reverse()
-            points = [ratings.ordinal(latest[0][1], latest[0][2])] if latest else []
-            points += [ratings.ordinal(mu, sigma) for *_, mu, sigma in latest]
-            opponents = [
-                Opponent(
-                    name=str(name),
-                    user_id=None if uid is None else int(uid),
-                    ahead=int(ahead),
-                    behind=int(behind),
-                    matches=int(count),
-                )
-                for _, uid, name, ahead, behind, count in await conn.fetch(
-                    ratings.SQL_OPPONENTS, (guild_id, user_id, opponents_over)
-                )
-            ]
-            return RatingProfile(
-                season=season,
-                rating=rated,
-                trend=points,
-                best=_best_opponent(opponents, lambda o: (o.ahead - o.behind, o.matches)),
-                worst=_best_opponent(opponents, lambda o: (o.behind - o.ahead, o.matches)),
-            )
-
-        return await self._run(f"reading the rating of user {user_id} in guild {guild_id}", body)
+        return await self._run(
+            f"reading the rating of user {user_id} in guild {guild_id}",
+            lambda conn: rating_board.profile(conn, guild_id, user_id, trend, opponents_over),
+        )
 
     async def seasons(self, guild_id: int) -> list[Season]:
         """The server's ended seasons, latest first."""
-
-        async def body(conn: Session) -> list[Season]:
-            rows = await conn.fetch(ratings.SQL_SEASONS, (guild_id,))
-            return [Season(*ratings.season_row(row)) for row in rows]
-
-        return await self._run(f"listing the seasons of guild {guild_id}", body)
+        return await self._run(
+            f"listing the seasons of guild {guild_id}",
+            lambda conn: seasons.ended(conn, guild_id),
+        )
 
     async def find_season(self, guild_id: int, name: str) -> Season | None:
         """An ended season by name (any letter case) or by number, or None."""
-
-        async def body(conn: Session) -> Season | None:
-            rows = list(await conn.fetch(ratings.SQL_SEASON_BY_NAME, (guild_id, name.strip())))
-            if not rows and name.strip().isdigit():
-                rows = list(
-                    await conn.fetch(ratings.SQL_SEASON_BY_NUMBER, (guild_id, int(name.strip())))
-                )
-            return Season(*ratings.season_row(rows[0])) if rows else None
-
-        return await self._run(f"finding a season of guild {guild_id}", body)
+        return await self._run(
+            f"finding a season of guild {guild_id}",
+            lambda conn: seasons.find(conn, guild_id, name),
+        )
 
     async def end_season(self, guild_id: int, name: str | None, now: float) -> Season:
         """End the server's current season under ``name`` (default "Season N"):
@@ -764,33 +325,10 @@ class Database(abc.ABC):
         starts with nobody rated. Raises ``SeasonRefused`` with nothing changed
         if the name is taken or no match was rated in the season."""
         wanted = " ".join((name or "").split())
-
-        async def body(conn: Session) -> Season:
-            async with conn.transaction():
-                await conn.serialise(guild_id)
-                current = await _season(conn, guild_id, None)
-                final = wanted or current.name
-                if len(final) > 100:
-                    raise SeasonRefused(N_("A season's name has at most 100 characters."))
-                rated = list(await conn.fetch(ratings.SQL_SEASON_RATED, (guild_id, current.number)))
-                if not rated:
-                    raise SeasonRefused(
-                        N_("{season} has no rated match yet: there is nothing to archive."),
-                        season=current.name,
-                    )
-                taken = list(await conn.fetch(ratings.SQL_SEASON_BY_NAME, (guild_id, final)))
-                if taken:
-                    raise SeasonRefused(
-                        N_("This server already has a season named {season}: choose another name."),
-                        season=repr(taken[0][1]),
-                    )
-                await conn.execute(
-                    ratings.SQL_ADD_SEASON,
-                    (guild_id, current.number, final, current.started_at, now),
-                )
-            return Season(current.number, final, current.started_at, now)
-
-        return await self._run(f"ending the season of guild {guild_id}", body)
+        return await self._run(
+            f"ending the season of guild {guild_id}",
+            lambda conn: seasons.end(conn, guild_id, wanted, now),
+        )
 
     # --------------------------------------------------------------- history
 
@@ -803,11 +341,10 @@ class Database(abc.ABC):
             raise ValueError(f"per_page must be 1..{MAX_PER_PAGE}, not {per_page}")
         if page < 1:
             raise ValueError(f"pages are numbered from 1, not {page}")
-
-        async def body(conn: Session) -> HistoryPage:
-            return await history.page(conn, guild_id, user_id, page, per_page)
-
-        return await self._run(f"reading the match history of guild {guild_id}", body)
+        return await self._run(
+            f"reading the match history of guild {guild_id}",
+            lambda conn: history.page(conn, guild_id, user_id, page, per_page),
+        )
 
     async def match_summary(self, guild_id: int, match_id: int) -> MatchSummary | None:
         """A match of this server with its hands and their moves, or None (no
@@ -815,36 +352,26 @@ class Database(abc.ABC):
         record = await self.get_match(match_id)
         if record is None or record.guild_id != guild_id:
             return None
-
-        async def body(conn: Session) -> MatchSummary | None:
-            entry = await history.one(conn, guild_id, match_id)
-            return None if entry is None else MatchSummary(match_id, record, entry)
-
-        return await self._run(f"reading match {match_id}", body)
+        return await self._run(
+            f"reading match {match_id}",
+            lambda conn: history.summary(conn, guild_id, match_id, record),
+        )
 
     async def latest_match(self, channel_id: int) -> int | None:
         """The id of the match recorded last in a channel, or None."""
-
-        async def body(conn: Session) -> int | None:
-            return await history.latest_in_channel(conn, channel_id)
-
-        return await self._run(f"reading the latest match in channel {channel_id}", body)
+        return await self._run(
+            f"reading the latest match in channel {channel_id}",
+            lambda conn: history.latest_in_channel(conn, channel_id),
+        )
 
     # ----------------------------------------------------------- guild rules
 
     async def get_guild_rules(self, guild_id: int) -> dict[str, Any] | None:
         """The server's default house rules, or None if never set."""
-
-        async def body(conn: Session) -> dict[str, Any] | None:
-            found = list(await conn.fetch(SQL_GET_GUILD_RULES, (guild_id,)))
-            if not found:
-                return None
-            rules = json.loads(found[0][0])
-            if not isinstance(rules, dict):
-                raise StorageError(f"house rules of guild {guild_id} are not a JSON object")
-            return rules
-
-        return await self._run(f"reading the house rules of guild {guild_id}", body)
+        return await self._run(
+            f"reading the house rules of guild {guild_id}",
+            lambda conn: settings.guild_rules(conn, guild_id),
+        )
 
     async def load_guild_rules(self) -> dict[int, dict[str, Any]]:
         """Every server's default house rules, for the bot to keep in memory.
@@ -852,21 +379,7 @@ class Database(abc.ABC):
         A row that is not a JSON object is left out with a warning: one
         damaged setting must not stop the bot from starting.
         """
-
-        async def body(conn: Session) -> dict[int, dict[str, Any]]:
-            found: dict[int, dict[str, Any]] = {}
-            for guild_id, text in await conn.fetch(SQL_ALL_GUILD_RULES):
-                try:
-                    rules = json.loads(text)
-                except (TypeError, ValueError):
-                    rules = None
-                if isinstance(rules, dict):
-                    found[guild_id] = rules
-                else:
-                    log.warning("ignoring unreadable house rules of guild %s", guild_id)
-            return found
-
-        return await self._run("reading the servers' house rules", body)
+        return await self._run("reading the servers' house rules", settings.all_guild_rules)
 
     async def set_guild_rules(self, guild_id: int, rules: dict[str, Any]) -> None:
         """Replace the server's default house rules (already validated by the engine)."""
@@ -874,65 +387,36 @@ class Database(abc.ABC):
             text = to_json(rules)
         except (TypeError, ValueError) as exc:
             raise StorageError(f"cannot serialise the house rules: {exc}") from exc
-
-        async def body(conn: Session) -> None:
-            await conn.execute(SQL_SET_GUILD_RULES, (guild_id, text, time.time()))
-
-        await self._run(f"saving the house rules of guild {guild_id}", body)
+        await self._run(
+            f"saving the house rules of guild {guild_id}",
+            lambda conn: settings.set_guild_rules(conn, guild_id, text),
+        )
 
     # ------------------------------------------------------------ card faces
 
     async def card_emoji(self) -> dict[str, tuple[int, str]]:
         """The card emojis uploaded so far: name -> (emoji id, digest of its image)."""
-
-        async def body(conn: Session) -> dict[str, tuple[int, str]]:
-            rows = await conn.fetch(SQL_CARD_EMOJI)
-            return {str(name): (int(emoji_id), str(digest)) for name, emoji_id, digest in rows}
-
-        return await self._run("reading the card emojis", body)
+        return await self._run("reading the card emojis", card_emoji.read)
 
     async def set_card_emoji(self, emojis: dict[str, tuple[int, str]]) -> None:
         """Record the card emojis as they now are, replacing what was recorded."""
         rows = [(name, emoji_id, digest) for name, (emoji_id, digest) in emojis.items()]
-
-        async def body(conn: Session) -> None:
-            async with conn.transaction():
-                # Processes starting together each record the set they found.
-                await conn.serialise(CARD_EMOJI_TURN)
-                await conn.execute(SQL_CLEAR_CARD_EMOJI)
-                await conn.executemany(SQL_ADD_CARD_EMOJI, rows)
-
-        await self._run("recording the card emojis", body)
+        await self._run("recording the card emojis", lambda conn: card_emoji.replace(conn, rows))
 
     # ----------------------------------------------------- players' own choices
 
     async def load_player_prefs(self) -> dict[int, dict[str, Any]]:
         """Every person's own choices, for the bot to keep in memory; a row that
         is not a JSON object is left out with a warning."""
-
-        async def body(conn: Session) -> dict[int, dict[str, Any]]:
-            found: dict[int, dict[str, Any]] = {}
-            for user_id, text in await conn.fetch(SQL_ALL_PLAYER_PREFS):
-                try:
-                    prefs = json.loads(text)
-                except (TypeError, ValueError):
-                    prefs = None
-                if isinstance(prefs, dict):
-                    found[int(user_id)] = prefs
-                else:
-                    log.warning("ignoring unreadable choices of user %s", user_id)
-            return found
-
-        return await self._run("reading the players' choices", body)
+        return await self._run("reading the players' choices", settings.all_player_prefs)
 
     async def set_player_prefs(self, user_id: int, prefs: dict[str, Any]) -> None:
         """Replace one person's own choices."""
         text = to_json(prefs)
-
-        async def body(conn: Session) -> None:
-            await conn.execute(SQL_SET_PLAYER_PREFS, (user_id, text, time.time()))
-
-        await self._run(f"saving the choices of user {user_id}", body)
+        await self._run(
+            f"saving the choices of user {user_id}",
+            lambda conn: settings.set_player_prefs(conn, user_id, text),
+        )
 
     # --------------------------------------------------------------- plumbing
 
@@ -952,102 +436,6 @@ class Database(abc.ABC):
             # is not lost silently (a match that did not record, say).
             task.add_done_callback(lambda t: _log_orphan(what, t))
             raise
-
-
-_STATS_INDEX: Final = {
-    name: i for i, name in enumerate(c.strip() for c in _STATS_COLUMNS.split(","))
-}
-
-
-def _stats(row: Sequence[Any], rank: int) -> PlayerStats:
-    user_id, name, played, won, hands_won, points, rummies = row
-    return PlayerStats(
-        user_id=user_id,
-        name=name,
-        matches_played=played,
-        matches_won=won,
-        hands_won=hands_won,
-        points=points,
-        rummies=rummies,
-        rank=rank,
-    )
-
-
-def _rated(row: Sequence[Any], rank: int) -> RatedPlayer:
-    user_id, name, mu, sigma, value, provisional, matches, wins = row
-    return RatedPlayer(
-        user_id=int(user_id),
-        name=str(name),
-        mu=float(mu),
-        sigma=float(sigma),
-        ordinal=float(value),
-        provisional=bool(provisional),
-        matches=int(matches),
-        wins=int(wins),
-        rank=rank,
-    )
-
-
-def _best_opponent(
-    opponents: Sequence[Opponent], score: Callable[[Opponent], tuple[int, int]]
-) -> Opponent | None:
-    """The opponent with the highest score (ties: more matches, then by name), if
-    that score is above zero: nobody is a best or worst opponent at even."""
-    ranked = sorted(opponents, key=lambda o: (score(o), o.name), reverse=True)
-    return ranked[0] if ranked and score(ranked[0])[0] > 0 else None
-
-
-async def _season(conn: Session, guild_id: int, number: int | None) -> Season:
-    """Season ``number`` of a server (None: the current one, which has no row)."""
-    current = await ratings.current_season(conn, guild_id)
-    if number is not None and number != current:
-        rows = list(await conn.fetch(ratings.SQL_SEASON_BY_NUMBER, (guild_id, number)))
-        if rows:
-            return Season(*ratings.season_row(rows[0]))
-    ended = list(await conn.fetch(ratings.SQL_LAST_SEASON_END, (guild_id,)))
-    started = ended[0][0]
-    return Season(current, f"Season {current}", None if started is None else float(started), None)
-
-
-def _parse_live_row(row: tuple[Any, ...]) -> LiveTable | BrokenTable:
-    """Judge one saved live table; never raises, a bad row becomes a BrokenTable."""
-    channel_id, guild_id, message_id, rules_raw, state_raw, updated_at = row
-    guild = guild_id if type(guild_id) is int else None
-    try:
-        if guild is None:
-            raise ValueError(f"guild id {guild_id!r} is not an integer")
-        if message_id is not None and type(message_id) is not int:
-            raise ValueError(f"message id {message_id!r} is not an integer")
-        if not isinstance(updated_at, int | float):
-            raise ValueError(f"updated_at {updated_at!r} is not a number")
-        rules = _json_object(rules_raw, "rules")
-        state = _json_object(state_raw, "state")
-    except ValueError as exc:
-        return BrokenTable(channel_id=channel_id, guild_id=guild, error=str(exc))
-    return LiveTable(
-        channel_id=channel_id,
-        guild_id=guild,
-        message_id=message_id,
-        rules=rules,
-        state=state,
-        updated_at=float(updated_at),
-    )
-
-
-def _json_object(raw: Any, what: str) -> dict[str, Any]:
-    if not isinstance(raw, bytes | str):
-        raise ValueError(f"{what} is missing")
-    try:
-        value = json.loads(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{what} is not UTF-8 text: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{what} is not valid JSON: {exc}") from None
-    except RecursionError:
-        raise ValueError(f"{what} is nested too deeply to read") from None
-    if not isinstance(value, dict):
-        raise ValueError(f"{what} is JSON {type(value).__name__}, not an object")
-    return value
 
 
 def _log_orphan(what: str, task: asyncio.Future[Any]) -> None:

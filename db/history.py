@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from .models import HistoryEntry, HistoryPage, HistorySeat
+from .models import HistoryEntry, HistoryPage, HistorySeat, MatchRecord, MatchSummary
 from .ratings import ordinal, places
 from .session import Session
 
@@ -119,6 +119,15 @@ async def one(conn: Session, guild_id: int, match_id: int) -> HistoryEntry | Non
     rows = [tuple(row) for row in await conn.fetch(SQL_ONE_MATCH, (match_id, guild_id))]
     found = await entries(conn, rows)
     return found[0] if found else None
+
+
+async def summary(
+    conn: Session, guild_id: int, match_id: int, record: MatchRecord
+) -> MatchSummary | None:
+    """The summary of a match of this server, from its ``record``; None if the
+    history has no such match."""
+    entry = await one(conn, guild_id, match_id)
+    return None if entry is None else MatchSummary(match_id, record, entry)
 
 
 async def latest_in_channel(conn: Session, channel_id: int) -> int | None:

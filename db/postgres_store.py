@@ -40,9 +40,10 @@ from typing import Any, Final, TypeVar
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from .database import Database, is_server_url, live_row, save_statement
+from .database import Database, is_server_url
 from .errors import StorageError
 from .leases import ShardLeases
+from .live_tables import live_row, save_statement
 from .migrations import LATEST_VERSION, migration_failed, too_new
 from .models import LiveTable
 from .postgres_link import COMMAND_TIMEOUT, CONNECT_TIMEOUT, KEEPALIVES, POOL_SIZE, shown_url

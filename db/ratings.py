@@ -1,4 +1,4 @@
-"""Skill ratings and seasons: the rating of each finished match, and their SQL.
+"""Skill ratings: the rating of each finished match.
 
 A finished match of 2-6 seats rates every seat by its final place, with
 openskill's Plackett-Luce model: places come from the final totals, higher
@@ -7,21 +7,22 @@ computers under their level (every easy computer of a server is one player),
 so that games against computers count; computers are never listed. An
 abandoned match is never rated.
 
-A server's ratings belong to its current season; ending a season keeps its
-ratings as they are (the archive) and the next season starts from nothing.
+A match is rated in the server's current season (``db.seasons``); the rating
+leaderboard and profiles read the ratings back (``db.rating_board``).
 Everything here runs inside the caller's transaction: ``rate_match`` is part
 of recording the match.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from openskill.models import PlackettLuce
 
 from .models import MatchRecord, SeatRecord
+from .seasons import current_season
 from .session import Session
 
 # The model's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300) are the ones
@@ -32,23 +33,6 @@ PROVISIONAL_BELOW: Final = 5
 MIN_RATED_SEATS: Final = 2
 MAX_RATED_SEATS: Final = 6
 COMPUTER_PREFIX: Final = "cpu:"
-
-SQL_CURRENT_SEASON: Final = "SELECT COALESCE(MAX(number), 0) + 1 FROM seasons WHERE guild_id = ?"
-SQL_LAST_SEASON_END: Final = "SELECT MAX(ended_at) FROM seasons WHERE guild_id = ?"
-SQL_SEASONS: Final = """
-SELECT number, name, started_at, ended_at FROM seasons WHERE guild_id = ? ORDER BY number DESC
-"""
-SQL_SEASON_BY_NAME: Final = """
-SELECT number, name, started_at, ended_at FROM seasons
-WHERE guild_id = ? AND lower(name) = lower(?)
-"""
-SQL_SEASON_BY_NUMBER: Final = """
-SELECT number, name, started_at, ended_at FROM seasons WHERE guild_id = ? AND number = ?
-"""
-SQL_ADD_SEASON: Final = """
-INSERT INTO seasons (guild_id, number, name, started_at, ended_at) VALUES (?, ?, ?, ?, ?)
-"""
-SQL_SEASON_RATED: Final = "SELECT 1 FROM ratings WHERE guild_id = ? AND season = ? LIMIT 1"
 
 SQL_PRIORS: Final = """
 SELECT player, mu, sigma, matches, wins FROM ratings
@@ -68,52 +52,6 @@ INSERT INTO match_ratings
     (match_id, player, guild_id, season, user_id, name, place,
      mu_before, sigma_before, mu_after, sigma_after)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-"""
-
-_BOARD_COLUMNS: Final = "user_id, name, mu, sigma, ordinal, provisional, matches, wins"
-SQL_RATING_BOARD: Final = f"""
-SELECT {_BOARD_COLUMNS} FROM ratings
-WHERE guild_id = ? AND season = ? AND user_id IS NOT NULL
-ORDER BY provisional, ordinal DESC, user_id LIMIT ? OFFSET ?
-"""
-SQL_RATED_PLAYERS: Final = """
-SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND season = ? AND user_id IS NOT NULL
-"""
-SQL_ESTABLISHED_PLAYERS: Final = """
-SELECT EXISTS (SELECT 1 FROM ratings
-               WHERE guild_id = ? AND season = ? AND user_id IS NOT NULL AND provisional = 0)
-"""
-SQL_RATING_OF: Final = f"""
-SELECT {_BOARD_COLUMNS} FROM ratings WHERE guild_id = ? AND season = ? AND player = ?
-"""
-# Players ahead in the board's order: three ranges of its index.
-SQL_RATING_RANK: Final = """
-SELECT 1
- + (SELECT COUNT(*) FROM ratings WHERE guild_id = ?1 AND season = ?2 AND user_id IS NOT NULL
-      AND provisional < ?3)
- + (SELECT COUNT(*) FROM ratings WHERE guild_id = ?1 AND season = ?2 AND user_id IS NOT NULL
-      AND provisional = ?3 AND ordinal > ?4)
- + (SELECT COUNT(*) FROM ratings WHERE guild_id = ?1 AND season = ?2 AND user_id IS NOT NULL
-      AND provisional = ?3 AND ordinal = ?4 AND user_id < ?5)
-"""
-# A player's latest rated matches in a season, newest first: the trend.
-SQL_TREND: Final = """
-SELECT match_id, mu_before, sigma_before, mu_after, sigma_after FROM match_ratings
-WHERE guild_id = ? AND user_id = ? AND season = ?
-ORDER BY match_id DESC LIMIT ?
-"""
-# Head to head over a player's latest rated matches: for each opponent, how
-# often the player finished ahead of them and behind them.
-SQL_OPPONENTS: Final = """
-WITH mine AS (
-    SELECT match_id, player, place FROM match_ratings
-    WHERE guild_id = ?1 AND user_id = ?2 ORDER BY match_id DESC LIMIT ?3
-)
-SELECT o.player, o.user_id, MAX(o.name),
-       SUM(CASE WHEN mine.place < o.place THEN 1 ELSE 0 END),
-       SUM(CASE WHEN mine.place > o.place THEN 1 ELSE 0 END), COUNT(*)
-FROM mine JOIN match_ratings AS o ON o.match_id = mine.match_id AND o.player <> mine.player
-GROUP BY o.player, o.user_id
 """
 
 
@@ -168,11 +106,6 @@ def rate(priors: Sequence[tuple[float, float]], ranks: Sequence[int]) -> list[tu
 def is_rated(match: MatchRecord) -> bool:
     """Whether a match is rated: played out, by 2 to 6 seats."""
     return not match.abandoned and MIN_RATED_SEATS <= len(match.seats) <= MAX_RATED_SEATS
-
-
-async def current_season(conn: Session, guild_id: int) -> int:
-    rows = list(await conn.fetch(SQL_CURRENT_SEASON, (guild_id,)))
-    return int(rows[0][0])
 
 
 Prior = tuple[float, float, int, int]  # mu, sigma, matches, wins
@@ -285,9 +218,3 @@ async def rate_match(conn: Session, match_id: int, match: MatchRecord) -> list[R
     await conn.executemany(SQL_PUT_RATING, put)
     await conn.executemany(SQL_ADD_MATCH_RATING, added)
     return results
-
-
-def season_row(row: Iterable[Any]) -> tuple[int, str, float | None, float]:
-    number, name, started_at, ended_at = row
-    started = None if started_at is None else float(started_at)
-    return int(number), str(name), started, float(ended_at)

@@ -1,10 +1,13 @@
 """What the stores' shared queries run on: one connection for one unit of work.
 
-The bot's reads and writes are written once, in ``db.database``, against this
-small interface; each store (``db.sqlite_store``, ``db.postgres_store``) gives
-them a session on its own engine. SQL is written with ``?`` placeholders
-(``?N`` where a value is used twice) in the part of SQL both engines speak
-alike; a store translates the placeholders for its driver.
+The bot's reads and writes are written once, against this small interface, in
+the modules of ``db`` named for what they store (``db.live_tables``,
+``db.results``, ``db.leaderboard`` and so on; ``db.database`` lists them);
+each store (``db.sqlite_store``, ``db.postgres_store``) gives them a session
+on its own engine. SQL is written with ``?`` placeholders (``?N`` where a
+value is used twice) in the part of SQL both engines speak alike; a store
+translates the placeholders for its driver. Values always go through the
+placeholders, never into the text of a statement.
 """
 
 from __future__ import annotations

@@ -36,8 +36,9 @@ from typing import Any, ClassVar, Final, TypeVar
 import aiosqlite
 
 from .checkpoint import Checkpointer
-from .database import Database, is_server_url, live_row, save_statement
+from .database import Database, is_server_url
 from .errors import DatabaseDamagedError, StorageError
+from .live_tables import live_row, save_statement
 from .lock import ProcessLock
 from .migrations import LATEST_VERSION, migrate
 from .models import LiveTable

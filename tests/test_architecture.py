@@ -1,8 +1,9 @@
 """The folder layout is the architecture: these checks keep it honest.
 
 The import graph is computed from the source of every package in the
-repository (not from a list of files kept by hand). Each rule is checked on
-the real tree, and on a small planted tree that breaks it, to show it can fail.
+repository (not from a list of files kept by hand), and so are the sizes of
+its modules and functions. Each rule is checked on the real tree, and on a
+small planted tree that breaks it, to show it can fail.
 """
 
 from __future__ import annotations
@@ -33,6 +34,15 @@ NOT_PRODUCT = {"tests", ".venv", ".ci-venv", ".git"}
 PURE = {"engine": {"discord", "asyncio", "aiosqlite", "sqlite3", "aiohttp", "socket"}}
 NO_DISCORD = ("engine", "db")
 
+# No file a reader has to scroll through, no function that does not fit on a
+# screen: past these, a module or function is split by concern.
+MAX_MODULE_LINES = 600
+MAX_FUNCTION_LINES = 80
+# Modules ("db.x") and functions ("db.x.Class.method") allowed past them, each
+# with the reason why; none today.
+LONG_MODULES: dict[str, str] = {}
+LONG_FUNCTIONS: dict[str, str] = {}
+
 
 @dataclass
 class Module:
@@ -47,6 +57,9 @@ class Module:
     late_imports: list[tuple[int, str]] = field(default_factory=list)
     # (line, what) of private names taken from another project module.
     private_names: list[tuple[int, str]] = field(default_factory=list)
+    lines: int = 0
+    # (qualified name, line of its def, lines from def to its end) of every function.
+    functions: list[tuple[str, int, int]] = field(default_factory=list)
 
     @property
     def package(self) -> str:
@@ -70,7 +83,26 @@ def discover(root: Path) -> dict[str, Module]:
         modules[name] = Module(name, path, is_package)
     for module in modules.values():
         _read_imports(module, modules)
+        _measure(module)
     return modules
+
+
+def _measure(module: Module) -> None:
+    source = module.path.read_text(encoding="utf-8")
+    module.lines = len(source.splitlines())
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = (child.end_lineno or child.lineno) - child.lineno + 1
+                module.functions.append((prefix + child.name, child.lineno, length))
+                visit(child, f"{prefix}{child.name}.")
+            elif isinstance(child, ast.ClassDef):
+                visit(child, f"{prefix}{child.name}.")
+            else:
+                visit(child, prefix)
+
+    visit(ast.parse(source), "")
 
 
 def _walk_with_depth(node: ast.AST, in_function: bool = False) -> Iterator[tuple[ast.AST, bool]]:
@@ -218,12 +250,35 @@ def private_name_violations(modules: dict[str, Module]) -> list[str]:
     ]
 
 
+def long_modules(
+    modules: dict[str, Module], allowed: dict[str, str] = LONG_MODULES
+) -> list[str]:
+    return [
+        f"{module.name} has {module.lines} lines, more than {MAX_MODULE_LINES}"
+        for module in modules.values()
+        if module.lines > MAX_MODULE_LINES and module.name not in allowed
+    ]
+
+
+def long_functions(
+    modules: dict[str, Module], allowed: dict[str, str] = LONG_FUNCTIONS
+) -> list[str]:
+    return [
+        f"{module.name}:{line} {name} has {length} lines, more than {MAX_FUNCTION_LINES}"
+        for module in modules.values()
+        for name, line, length in module.functions
+        if length > MAX_FUNCTION_LINES and f"{module.name}.{name}" not in allowed
+    ]
+
+
 CHECKS = {
     "cycles": lambda modules: [" -> ".join(group) for group in cycles(modules)],
     "layers": layering_violations,
     "purity": purity_violations,
     "late imports": late_import_violations,
     "private names": private_name_violations,
+    "module size": long_modules,
+    "function size": long_functions,
 }
 
 
@@ -313,3 +368,31 @@ def test_a_planted_private_name_is_found(tmp_path: Path) -> None:
         tmp_path, {"engine/a.py": "from engine.b import _helper\n", "engine/b.py": "_helper = 1\n"}
     )
     assert CHECKS["private names"](modules) == ["engine.a:1 takes the private engine.b._helper"]
+
+
+def test_a_planted_long_module_is_found(tmp_path: Path) -> None:
+    modules = plant(tmp_path, {"db/a.py": "x = 1\n" * 601, "db/b.py": "x = 1\n" * 600})
+    assert CHECKS["module size"](modules) == ["db.a has 601 lines, more than 600"]
+    assert long_modules(modules, allowed={"db.a": "one table of ..."}) == []
+
+
+def test_a_planted_long_function_is_found(tmp_path: Path) -> None:
+    body = "        x = 1\n" * 79
+    modules = plant(
+        tmp_path,
+        {
+            "flows/a.py": "class C:\n"
+            "    async def long(self):\n" + body + "        return x\n"
+            "    def fits(self):\n" + body + "\n",
+            "flows/b.py": "def outer():\n    def inner():\n" + body + "        return x\n",
+        },
+    )
+    assert CHECKS["function size"](modules) == [
+        "flows.a:2 C.long has 81 lines, more than 80",
+        "flows.b:1 outer has 82 lines, more than 80",
+        "flows.b:2 outer.inner has 81 lines, more than 80",
+    ]
+    assert long_functions(modules, allowed={"flows.a.C.long": "one table of ..."}) == [
+        "flows.b:1 outer has 82 lines, more than 80",
+        "flows.b:2 outer.inner has 81 lines, more than 80",
+    ]

@@ -18,7 +18,7 @@ from db import (
     SeatRecord,
     StorageError,
 )
-from db.database import SQL_LEADERBOARD, SQL_RANK
+from db.leaderboard import SQL_LEADERBOARD, SQL_RANK
 
 from .factories import (
     RULES,

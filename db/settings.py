@@ -1,0 +1,81 @@
+"""What servers and people chose: a server's default house rules, and each
+person's own choices (their language and the like).
+
+The bot keeps both in memory and reads them all at start-up. A stored value
+that is not a JSON object is left out with a warning rather than stopping the
+bot: one damaged setting must not keep every server from playing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any, Final
+
+from .errors import StorageError
+from .session import Session
+
+log = logging.getLogger(__name__)
+
+SQL_GET_GUILD_RULES: Final = "SELECT rules FROM guild_settings WHERE guild_id = ?"
+SQL_ALL_GUILD_RULES: Final = "SELECT guild_id, rules FROM guild_settings"
+SQL_SET_GUILD_RULES: Final = """
+INSERT INTO guild_settings (guild_id, rules, updated_at) VALUES (?, ?, ?)
+ON CONFLICT (guild_id) DO UPDATE SET rules = excluded.rules, updated_at = excluded.updated_at
+"""
+SQL_ALL_PLAYER_PREFS: Final = "SELECT user_id, prefs FROM player_prefs"
+SQL_SET_PLAYER_PREFS: Final = """
+INSERT INTO player_prefs (user_id, prefs, updated_at) VALUES (?, ?, ?)
+ON CONFLICT (user_id) DO UPDATE SET prefs = excluded.prefs, updated_at = excluded.updated_at
+"""
+
+
+async def guild_rules(conn: Session, guild_id: int) -> dict[str, Any] | None:
+    """The server's default house rules, or None if never set; StorageError if
+    what is stored is not a JSON object."""
+    found = list(await conn.fetch(SQL_GET_GUILD_RULES, (guild_id,)))
+    if not found:
+        return None
+    rules = json.loads(found[0][0])
+    if not isinstance(rules, dict):
+        raise StorageError(f"house rules of guild {guild_id} are not a JSON object")
+    return rules
+
+
+async def all_guild_rules(conn: Session) -> dict[int, dict[str, Any]]:
+    found: dict[int, dict[str, Any]] = {}
+    for guild_id, text in await conn.fetch(SQL_ALL_GUILD_RULES):
+        try:
+            rules = json.loads(text)
+        except (TypeError, ValueError):
+            rules = None
+        if isinstance(rules, dict):
+            found[guild_id] = rules
+        else:
+            log.warning("ignoring unreadable house rules of guild %s", guild_id)
+    return found
+
+
+async def set_guild_rules(conn: Session, guild_id: int, text: str) -> None:
+    """Replace the server's rules with ``text``, their JSON."""
+    await conn.execute(SQL_SET_GUILD_RULES, (guild_id, text, time.time()))
+
+
+async def all_player_prefs(conn: Session) -> dict[int, dict[str, Any]]:
+    found: dict[int, dict[str, Any]] = {}
+    for user_id, text in await conn.fetch(SQL_ALL_PLAYER_PREFS):
+        try:
+            prefs = json.loads(text)
+        except (TypeError, ValueError):
+            prefs = None
+        if isinstance(prefs, dict):
+            found[int(user_id)] = prefs
+        else:
+            log.warning("ignoring unreadable choices of user %s", user_id)
+    return found
+
+
+async def set_player_prefs(conn: Session, user_id: int, text: str) -> None:
+    """Replace one person's choices with ``text``, their JSON."""
+    await conn.execute(SQL_SET_PLAYER_PREFS, (user_id, text, time.time()))
