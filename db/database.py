@@ -171,8 +171,14 @@ class Database(abc.ABC):
         """Forget a finished or cancelled game; no error if there was none."""
         await self._run(
             f"deleting the live table in channel {channel_id}",
-            lambda conn: live_tables.delete(conn, channel_id),
+            lambda conn: live_tables.delete(conn, channel_id, self.fence()),
         )
+
+    def fence(self) -> live_tables.Fence | None:
+        """What keeps a process that lost its shard's lease (``db.leases``)
+        from writing a game's end or a result; None where one process has the
+        store to itself."""
+        return None
 
     async def load_live_tables(self) -> LoadResult:
         """Read every saved game; set aside (keep, not delete) those that cannot be read.
@@ -224,7 +230,7 @@ class Database(abc.ABC):
         rows = results.match_rows(match)
         return await self._run(
             f"recording a match in guild {match.guild_id}",
-            lambda conn: results.record(conn, match, rows, remove_live),
+            lambda conn: results.record(conn, match, rows, remove_live, self.fence()),
         )
 
     async def get_match(self, match_id: int) -> MatchRecord | None:
@@ -410,13 +416,27 @@ class Database(abc.ABC):
         is not a JSON object is left out with a warning."""
         return await self._run("reading the players' choices", settings.all_player_prefs)
 
-    async def set_player_prefs(self, user_id: int, prefs: dict[str, Any]) -> None:
-        """Replace one person's own choices."""
-        text = to_json(prefs)
-        await self._run(
-            f"saving the choices of user {user_id}",
-            lambda conn: settings.set_player_prefs(conn, user_id, text),
+    async def player_prefs(self, user_id: int) -> dict[str, Any]:
+        """One person's own choices as stored now ({} if none)."""
+        return await self._run(
+            f"reading the choices of user {user_id}",
+            lambda conn: settings.player_prefs(conn, user_id),
         )
+
+    async def change_player_prefs(self, user_id: int, changes: dict[str, Any]) -> dict[str, Any]:
+        """Set only the choices ``changes`` names, keeping the others as stored
+        (whatever another process changed meanwhile); the choices now stored.
+        Every process watching (``watch_player_prefs``) hears of it."""
+        return await self._run(
+            f"saving the choices of user {user_id}",
+            lambda conn: settings.change_player_prefs(conn, user_id, changes),
+        )
+
+    def watch_player_prefs(self, heard: Callable[[int | None], None]) -> None:
+        """Call ``heard`` with the id of each person whose choices another
+        process changed, or None when it may have missed some (read them all
+        again). Nothing to hear where one process has the store to itself."""
+        return None
 
     # --------------------------------------------------------------- plumbing
 

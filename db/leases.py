@@ -37,6 +37,7 @@ import asyncpg
 
 from .errors import StorageError
 from .postgres_link import CONNECT_TIMEOUT, shown_url
+from .session import Session
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +77,11 @@ FROM unnest($2::bigint[], $3::bigint[]) AS mine (shard, epoch)
 WHERE shard_leases.shard = mine.shard AND shard_leases.epoch = mine.epoch
   AND shard_leases.holder = $1
 """
+
+
+# Inside a write's transaction: the lease still at the epoch the process
+# holds, kept so (FOR SHARE) until the write commits.
+SQL_STILL_HELD: Final = "SELECT 1 FROM shard_leases WHERE shard = ? AND epoch = ? FOR SHARE"
 
 
 class LeaseLost(StorageError):
@@ -123,6 +129,14 @@ class ShardLeases:
         if epoch is None or self.serving_for() <= 0:
             raise LeaseLost(f"this process no longer serves shard {shard}")
         return shard, epoch
+
+    async def hold(self, conn: Session, guild_id: int) -> None:
+        """In ``conn``'s transaction: go on only while this process holds the
+        lease of the server's shard, and keep it from being taken until the
+        transaction ends; LeaseLost otherwise."""
+        shard, epoch = self.fence(guild_id)
+        if not await conn.fetch(SQL_STILL_HELD, (shard, epoch)):
+            raise self.refused(f"a write for server {guild_id}")
 
     def refused(self, what: str) -> LeaseLost:
         """The database refused a fenced write: another process holds the lease now."""

@@ -13,6 +13,7 @@ import functools
 import json
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 from .errors import StorageError
@@ -40,6 +41,11 @@ def save_statement(rows: int) -> str:
 
 
 SQL_DELETE_LIVE: Final = "DELETE FROM live_tables WHERE channel_id = ?"
+SQL_GUILD_OF_LIVE: Final = "SELECT guild_id FROM live_tables WHERE channel_id = ?"
+
+# Checks, inside a transaction, that this process still holds the lease of a
+# server's shard (``Database.fenced``), or raises.
+Fence = Callable[[Session, int], Awaitable[None]]
 SQL_LOAD_LIVE: Final = """
 SELECT channel_id, guild_id, message_id, rules, state, updated_at
 FROM live_tables ORDER BY channel_id
@@ -73,8 +79,17 @@ def live_row(table: LiveTable) -> tuple[Any, ...]:
         ) from exc
 
 
-async def delete(conn: Session, channel_id: int) -> None:
-    await conn.execute(SQL_DELETE_LIVE, (channel_id,))
+async def delete(conn: Session, channel_id: int, fence: Fence | None = None) -> None:
+    """Forget the game in ``channel_id``; under ``fence``, only while this
+    process still serves its server's shard."""
+    if fence is None:
+        await conn.execute(SQL_DELETE_LIVE, (channel_id,))
+        return
+    async with conn.transaction():
+        found = await conn.fetch(SQL_GUILD_OF_LIVE, (channel_id,))
+        if found:
+            await fence(conn, int(found[0][0]))
+            await conn.execute(SQL_DELETE_LIVE, (channel_id,))
 
 
 async def load(conn: Session, sql: str) -> LoadResult:

@@ -1,10 +1,12 @@
 """The PostgreSQL store: several bot processes on one database server.
 
-Chosen with ``DATABASE_URL=postgresql://...``. The queries are those of
-``db.database``; here a unit of work borrows a connection of an asyncpg pool
-for its time, so units run side by side, each in its own transaction where it
-needs one. Units that read and rewrite a server's ratings take that server's
-turn (a transaction-scoped advisory lock), whichever process runs them.
+Chosen with ``DATABASE_URL=postgresql://...``. The queries are those the
+modules of ``db`` write over a ``Session``; here a unit of work borrows a
+connection of an asyncpg pool for its time, so units run side by side, each
+in its own transaction where it needs one. Units that read and rewrite a
+server's ratings take that server's turn (a transaction-scoped advisory
+lock), whichever process runs them. Processes hear of each other's changes
+to players' choices through LISTEN (``db.changes``).
 
 Durability, as on SQLite. Results, stats, ratings and settings are committed
 with the server's own ``synchronous_commit`` (on by default): on its disk
@@ -40,16 +42,18 @@ from typing import Any, Final, TypeVar
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
+from .changes import ChangeListener
 from .database import Database, is_server_url
 from .errors import StorageError
 from .leases import ShardLeases
-from .live_tables import live_row, save_statement
+from .live_tables import Fence, live_row, save_statement
 from .migrations import LATEST_VERSION, migration_failed, too_new
 from .models import LiveTable
 from .postgres_link import COMMAND_TIMEOUT, CONNECT_TIMEOUT, KEEPALIVES, POOL_SIZE, shown_url
 from .postgres_schema import POSTGRES_MIGRATIONS
 from .save_queue import SaveQueue
 from .session import Row, Session
+from .settings import PREFS_CHANGED
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +127,9 @@ class PostgresSession(Session):
     async def serialise(self, key: int) -> None:
         await self._conn.execute("SELECT pg_advisory_xact_lock($1)", key)
 
+    async def notify(self, channel: str, payload: str) -> None:
+        await self._conn.execute("SELECT pg_notify($1, $2)", channel, payload)
+
     def transaction(self) -> AbstractAsyncContextManager[None]:
         return _transaction(self._conn)
 
@@ -151,6 +158,7 @@ class PostgresDatabase(Database):
         self._closing = False
         # Set once this process serves shards under leases: its saves are fenced.
         self._leases: ShardLeases | None = None
+        self._changes: ChangeListener | None = None
 
     @classmethod
     def handles(cls, target: str | os.PathLike[str]) -> bool:
@@ -204,7 +212,17 @@ class PostgresDatabase(Database):
         log.info("database %s open at schema version %d", where, LATEST_VERSION)
         return cls(target, pool, kept_results or Path("rummy-results.unrecorded"))
 
+    def watch_player_prefs(self, heard: Callable[[int | None], None]) -> None:
+        if self._changes is None:
+            self._changes = ChangeListener(self.url)
+        self._changes.listen(
+            PREFS_CHANGED, lambda payload: heard(None if payload is None else int(payload))
+        )
+
     async def close(self) -> None:
+        if self._changes is not None:
+            await self._changes.close()
+            self._changes = None
         if self._pool is None:
             return
         self._closing = True  # the saves already made are written first
@@ -225,6 +243,9 @@ class PostgresDatabase(Database):
             pool.terminate()
 
     def abandon(self) -> None:
+        if self._changes is not None:
+            self._changes.abandon()
+            self._changes = None
         self._saves.stop()
         if self._save_conn is not None:
             self._save_conn.terminate()
@@ -300,6 +321,9 @@ class PostgresDatabase(Database):
 
     def time_commits(self, observe: Callable[[float], None]) -> None:
         self._observe_commit = observe
+
+    def fence(self) -> Fence | None:
+        return None if self._leases is None else self._leases.hold
 
     def shard_leases(self, *, ttl: float, shard_count: int | None) -> ShardLeases:
         self._leases = ShardLeases(self.url, ttl=ttl, shard_count=shard_count)

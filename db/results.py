@@ -159,12 +159,20 @@ def _check_keys(keys: set[str], used: Any, what: str) -> None:
 
 
 async def record(
-    conn: Session, match: MatchRecord, rows: MatchRows, remove_live: int | None
+    conn: Session,
+    match: MatchRecord,
+    rows: MatchRows,
+    remove_live: int | None,
+    fence: live_tables.Fence | None = None,
 ) -> int:
     """Store ``match`` (its ``match_rows``) with its ratings, in one transaction
-    (``Database.record_match``); its id."""
+    (``Database.record_match``); its id. Under ``fence``, only while this
+    process still serves the server's shard: a process that lost it must not
+    record a match its successor goes on playing."""
     match_row, seat_rows, hand_rows, stats_rows = rows
     async with conn.transaction():
+        if fence is not None:
+            await fence(conn, match.guild_id)
         # Ratings are read, then rewritten: two results of one server
         # recorded at once (two processes, or two connections) take turns.
         await conn.serialise(match.guild_id)

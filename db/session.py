@@ -42,6 +42,12 @@ class Session(abc.ABC):
         ratings) run one after the other, whichever process runs them."""
 
     @abc.abstractmethod
+    async def notify(self, channel: str, payload: str) -> None:
+        """Tell the other processes on this database of a change (``payload``
+        on ``channel``), once the transaction commits; nothing where one
+        process has the store to itself."""
+
+    @abc.abstractmethod
     def transaction(self) -> AbstractAsyncContextManager[None]:
         """A transaction holding the write lock it needs from the start; committed
         when the block ends, rolled back if it raises."""

@@ -89,6 +89,10 @@ class SqliteSession(Session):
         # BEGIN IMMEDIATE already holds the file's only write lock.
         return None
 
+    async def notify(self, channel: str, payload: str) -> None:
+        # The file's lock keeps every other process out: nobody to tell.
+        return None
+
     def transaction(self) -> AbstractAsyncContextManager[None]:
         return _transaction(self._conn)
 

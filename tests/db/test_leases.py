@@ -6,6 +6,8 @@ restart gives nothing away, and a write under a lost lease is refused."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import random
 import time
 
 import asyncpg
@@ -16,6 +18,8 @@ from db.leases import STEP_DOWN, WHOLE_BOT, LeaseLost, ShardLeases
 from db.models import LiveTable
 from tests.cuttable_link import CuttableLink
 from tests.postgres_server import PostgresServer
+
+from .factories import random_matches
 
 TTL = 1.0
 
@@ -180,6 +184,17 @@ async def test_a_save_held_up_by_a_partition_is_refused_once_the_lease_moved_on(
         assert [(t.channel_id, t.state) for t in (await new.load_live_tables()).tables] == [
             (1, {"move": 2})
         ]
+        # Nor can it end the game: neither forget the table nor record its match.
+        with pytest.raises(LeaseLost):
+            await old.delete_live_table(1)
+        [match] = random_matches(random.Random(1), 1, users=[1, 2], guilds=[guild])
+        with pytest.raises(LeaseLost):
+            await old.record_match(dataclasses.replace(match, channel_id=1), remove_live=1)
+        assert [t.channel_id for t in (await new.load_live_tables()).tables] == [1]
+        assert await new.latest_match(1) is None
+        # Its successor can.
+        await new.record_match(dataclasses.replace(match, channel_id=1), remove_live=1)
+        assert (await new.load_live_tables()).tables == []
         # A server on a shard this process does not hold is refused before any write.
         with pytest.raises(LeaseLost, match="no longer serves shard 0"):
             await new.save_live_table(live(3, {"move": 1}, guild=4 << 22))

@@ -50,7 +50,7 @@ async def test_everything_moves_and_the_new_database_goes_on(
             await db.record_match(record)
         await db.save_live_table(LiveTable(77, 5, 700, {"target": 100}, {"turn": 3}, 1.5))
         await db.set_guild_rules(5, {"target": 250})
-        await db.set_player_prefs(1, {"language": "de"})
+        await db.change_player_prefs(1, {"language": "de"})
         await db.set_card_emoji({"ace_of_spades": (11, "aa")})
         before = await snapshot(db)
     url = postgres_server.new_database()
