@@ -10,6 +10,7 @@ Discord's markdown would read, for names inside a message's text.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Final
 
@@ -28,6 +29,9 @@ def plain_name(name: str) -> str:
     return name.translate(_DIRECTION_CONTROLS)
 
 
+# Every table and hand message drawn names every seat: a few names, drawn
+# again and again.
+@functools.lru_cache(maxsize=4096)
 def shown_name(name: str) -> str:
     """``name`` as literal text inside a message: direction controls dropped,
     markdown escaped, and ``@`` kept from forming @everyone or @here."""
