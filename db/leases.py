@@ -98,7 +98,7 @@ class ShardLeases:
         self.shard_count = shard_count
         # Each process start is a new holder, so a restarted process never
         # mistakes its predecessor's leases for its own.
-        self.holder = f"{uuid.uuid4().hex[:12]}"
+        self.holder = uuid.uuid4().hex[:12]
         self.epochs: dict[int, int] = {}
         self._serve_until = 0.0
         # Set the moment this process learns it lost a lease (a refused write),
