@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from presentation.hand_messages import FOLLOW_AFTER
 from presentation.pacing import REQUESTS_PER_SECOND
 
 
@@ -29,3 +30,7 @@ class GameConfig:
     # Table edits and DMs a second, all tables together (see
     # presentation.pacing); tests that play at machine speed raise it.
     request_rate: float = REQUESTS_PER_SECOND
+    # How long a waiting player's hand message lets the game move on before it
+    # shows it (presentation.hand_messages): the moves made meanwhile cost it
+    # one edit. Tests that check every message after every move make it 0.
+    follow_after: float = FOLLOW_AFTER

@@ -37,11 +37,7 @@ class FollowUps:
             self.refresher.request(table)
         if follow_up.result_kept:
             self.tasks.spawn(self.notifier.result_kept(table.channel_id), "result-kept-notice")
-        hand_over = table.match is not None and table.match.hand.is_over
-        if follow_up.turn_changed and hand_over:
-            # The hand is over: every open hand message shows how it ended.
-            for key in list(table.hand_messages):
-                self.tasks.spawn(self.hand_messages.refresh(table, key), "hand-refresh")
+        self._follow_in_hand_messages(table, follow_up)
         if table.stage is Stage.FINISHED:
             self.automation.cancel(table)
             self.nudges.cancel(table)
@@ -50,7 +46,22 @@ class FollowUps:
             seat = table.current_seat
             if seat is not None and not seat.played_by_computer:
                 self.nudges.turn_started(table, seat)
-                self.tasks.spawn(self.hand_messages.refresh(table, seat.key), "hand-refresh")
             else:
                 self.nudges.cancel(table)
         self.automation.schedule(table)
+
+    def _follow_in_hand_messages(self, table: Table, follow_up: FollowUp) -> None:
+        """Every open hand message shows the change: at once for the player
+        whose turn starts or ended (a turn the timer played included), when the
+        hand or the game ends, and a moment later for those still waiting."""
+        hand_over = table.match is not None and table.match.hand.is_over
+        ended = table.stage is Stage.FINISHED or (follow_up.turn_changed and hand_over)
+        seat = table.current_seat
+        now = {follow_up.turn_before} if follow_up.turn_changed else set()
+        if follow_up.turn_changed and seat is not None:
+            now.add(seat.key)
+        for key in self.hand_messages.behind(table):
+            if ended or key in now:
+                self.tasks.spawn(self.hand_messages.refresh(table, key), "hand-refresh")
+            elif not self.hand_messages.following(table, key):
+                self.tasks.spawn(self.hand_messages.follow(table, key), "hand-follow")

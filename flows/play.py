@@ -198,7 +198,7 @@ class Play:
         )
         older = table.hand_messages.get(opening.key)
         table.hand_messages[opening.key] = HandMessage(
-            InteractionHandle(interaction), time.time(), message_id
+            InteractionHandle(interaction), time.time(), message_id, shows=opening.changes
         )
         if older is not None:
             # The older message would look live but stop following the game.
@@ -262,11 +262,13 @@ class Play:
             return
         four_colour = self.prefs.of(interaction.user.id).four_colour
         layout = hand_layout(table, seat.key, self.faces, note=note, four_colour=four_colour)
+        shows = table.changes
+        table.answering(seat.key)
         await callbacks.update_message(interaction, controls=layout)
         clicked = interaction.message.id if interaction.message is not None else None
         older = table.hand_messages.get(seat.key)
         table.hand_messages[seat.key] = HandMessage(
-            InteractionHandle(interaction), time.time(), clicked
+            InteractionHandle(interaction), time.time(), clicked, shows=shows
         )
         if older is not None and None not in (older.message_id, clicked) and (
             older.message_id != clicked
@@ -331,11 +333,23 @@ class Play:
     async def _show_settings(
         self, interaction: Interaction, table: Table, note: str | None = None
     ) -> None:
-        seat_of(interaction, table)
+        seat = seat_of(interaction, table)
         choices = asdict(self.prefs.of(interaction.user.id))
+        clicked = interaction.message.id if interaction.message is not None else None
+        following = table.hand_messages.get(seat.key)
+        mine = following is not None and following.message_id in (clicked, None)
+        if following is not None and mine:
+            following.on_hand = False  # before the answer: no edit may follow it with the hand
+        table.answering(seat.key)
         await callbacks.update_message(
             interaction, controls=settings_layout(table, choices, note)
         )
+        if mine:
+            # The message that follows the game shows the settings now: the
+            # game moving on leaves them be, until the player goes back.
+            table.hand_messages[seat.key] = HandMessage(
+                InteractionHandle(interaction), time.time(), clicked, on_hand=False
+            )
 
     async def hint(
         self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]

@@ -211,12 +211,13 @@ class HandLayout:
         return ", ".join(seen)
 
     def since_last_turn(self) -> str:
-        """The others' moves between this player's previous turn and now (during
-        their own turn: up to its start), newest last."""
+        """The others' moves since this player's last move, newest last; during
+        their own turn, those between their previous turn and this one."""
         entries = list(self.table.hand_log)
         end = len(entries)
-        while end and entries[end - 1][0] == self.key:
-            end -= 1  # this turn's own moves
+        if self.view.turn == self.key:
+            while end and entries[end - 1][0] == self.key:
+                end -= 1  # this turn's own moves
         start = end
         while start and entries[start - 1][0] != self.key:
             start -= 1
@@ -443,6 +444,25 @@ def retired_layout(table: Table) -> Layout:
                  + _("You opened your hand again: the newer message follows the game.")),
             row([refresh]),
             accent=WAITING,
+        )
+    )
+
+
+def stopped_layout(
+    table: Table, key: str, faces: CardFaces, *, four_colour: bool = False
+) -> Layout:
+    """What a player's hand message shows once the game was stopped before its
+    end (``/rummy end``, the idle sweep, a channel gone): the cards they held,
+    and no move left to make."""
+    assert table.match is not None
+    held = sort_by_rank(table.match.hand.hand_of(key))
+    cards = faces.row(held, four_colour=four_colour) if held else _("*No cards left.*")
+    said = _("This game has ended: nothing more is played here. `/rummy start` opens a new one.")
+    return Layout(
+        container(
+            text("### " + _("Your hand") + "\n⏹️ " + said),
+            text(cards),
+            accent=OVER,
         )
     )
 

@@ -3,7 +3,10 @@
 A hand message is ephemeral: only the interaction that answered with it can
 edit it, for 15 minutes. The table keeps that interaction's handle
 (``Table.hand_messages``); this edits through it, and forgets a message
-that can no longer be edited.
+that can no longer be edited. Every open message follows the game: the
+player whose turn comes at once, the others a moment later, each edit
+showing the table as it is when its turn comes, so that a quick run of moves
+costs each message one edit, not one per move.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import discord
 from tables import HandMessage, Stage, Table, TableRegistry
 
 from .card_emoji import CardFaces
-from .hand_message import hand_layout, paused_layout, retired_layout
+from .hand_message import hand_layout, paused_layout, retired_layout, stopped_layout
 from .i18n import seat_language, speaking
 
 # Hand-message edits in flight at once. Each takes a few milliseconds on an
@@ -28,6 +31,12 @@ HAND_MESSAGE_EDITS_AT_ONCE = 4
 TOKEN_LIFETIME = 14 * 60
 # A hand message this old is told it will stop updating (before its token dies).
 PAUSE_AFTER = 13 * 60
+# Edits of one message made again after answers in place overtook them, at
+# most (a player clicking away keeps the message current by their answers).
+OVERTAKEN_EDITS = 3
+# How long a waiting player's message lets the game move on before it is
+# edited, so that the moves made meanwhile cost it one edit.
+FOLLOW_AFTER = 1.0
 
 
 class HandMessages:
@@ -38,14 +47,41 @@ class HandMessages:
         tables: TableRegistry,
         faces: CardFaces,
         four_colour: Callable[[int], bool] | None = None,
+        follow_after: float = FOLLOW_AFTER,
     ) -> None:
         self.tables = tables
         self.faces = faces
+        self.follow_after = follow_after
         # Whether a person chose four-colour cards.
         self.four_colour = four_colour or (lambda user_id: False)
         # Hand messages that will be brought up to date, and the edits under way.
         self._waiting: set[tuple[int, str]] = set()
+        self._later: set[tuple[int, str]] = set()
         self._slots = asyncio.Semaphore(HAND_MESSAGE_EDITS_AT_ONCE)
+
+    async def follow(self, table: Table, key: str) -> None:
+        """Bring a waiting player's hand message up to date a moment from now
+        (``follow_after``): what else changes meanwhile goes into the same edit."""
+        later = (table.channel_id, key)
+        if later in self._later:
+            return
+        self._later.add(later)
+        try:
+            await asyncio.sleep(self.follow_after)
+        finally:
+            self._later.discard(later)
+        await self.refresh(table, key)
+
+    def following(self, table: Table, key: str) -> bool:
+        """Whether an edit of this player's message is already due (``follow``)."""
+        return (table.channel_id, key) in self._later
+
+    def behind(self, table: Table) -> list[str]:
+        """The players whose open hand message does not show the table as it is."""
+        return [
+            key for key, message in table.hand_messages.items()
+            if message.on_hand and message.shows != table.changes
+        ]
 
     async def refresh(self, table: Table, key: str) -> None:
         """Bring a player's open hand message up to date (when their turn starts).
@@ -64,7 +100,14 @@ class HandMessages:
         finally:
             self._waiting.discard(waiting)
         try:
-            await self._edit(table, key)
+            # An answer in place while the edit was on its way: the edit may
+            # have landed after it, over the newer view; made again, it shows
+            # the table as it is then, whichever lands last.
+            again = False
+            for _ in range(OVERTAKEN_EDITS):
+                again = await self._edit(table, key, again=again)
+                if not again:
+                    break
         finally:
             self._slots.release()
 
@@ -88,19 +131,34 @@ class HandMessages:
             with contextlib.suppress(discord.HTTPException):
                 await message.handle.edit_original_response(embed=None, controls=paused)
 
-    async def _edit(self, table: Table, key: str) -> None:
+    async def _edit(self, table: Table, key: str, *, again: bool = False) -> bool:
+        """Edit the player's message to show the table as it is; True if an
+        answer in place went out while the edit was on its way."""
         message = table.hand_messages.get(key)
         if message is None or time.time() - message.opened_at > TOKEN_LIFETIME:
             table.hand_messages.pop(key, None)
-            return
+            return False
+        if not message.on_hand or (message.shows == table.changes and not again):
+            return False  # showing the settings, or already the table as it is
         finished = table.stage is Stage.FINISHED and table.match is not None
         if table.match is None or (self.tables.get(table.channel_id) is not table and not finished):
-            return  # the game ended while the edit waited
+            return False  # the game ended while the edit waited
         user_id = table.seat(key).user_id
         four_colour = user_id is not None and self.four_colour(user_id)
+        shows = table.changes
+        answers = table.hand_answers.get(key, 0)
         with speaking(seat_language(table, key)):
-            layout = hand_layout(table, key, self.faces, four_colour=four_colour)
+            if finished and not table.match.hand.is_over:
+                layout = stopped_layout(table, key, self.faces, four_colour=four_colour)
+            else:
+                layout = hand_layout(table, key, self.faces, four_colour=four_colour)
         try:
             await message.handle.edit_original_response(embed=None, controls=layout)
         except discord.HTTPException:
             table.hand_messages.pop(key, None)
+            return False
+        if table.hand_answers.get(key, 0) != answers:
+            return True
+        if table.hand_messages.get(key) is message:
+            message.shows = shows
+        return False

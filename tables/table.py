@@ -195,6 +195,12 @@ class HandMessage:
     # Which message it is, where known: a click on another of the player's hand
     # messages makes that one the latest, and this one is then retired.
     message_id: int | None = None
+    # The table's ``changes`` it shows: a message already showing the table as
+    # it is needs no edit.
+    shows: int = -1
+    # False while it shows the player's settings instead of the hand: the game
+    # moving on does not take those from under their fingers.
+    on_hand: bool = True
 
 
 @dataclass
@@ -240,6 +246,14 @@ class Table:
     # state so that a refused click still changes nothing.
     last_seen: float = field(default=0.0, repr=False)
     hand_messages: dict[str, HandMessage] = field(default_factory=dict, repr=False)
+    # How many times each seat's hand message was answered in place (counted
+    # as each answer starts): an edit made meanwhile may land after the
+    # answer, over the newer view, and is then made again.
+    hand_answers: dict[str, int] = field(default_factory=dict, repr=False)
+
+    def answering(self, key: str) -> None:
+        """An in-place answer to this seat's hand message is about to go out."""
+        self.hand_answers[key] = self.hand_answers.get(key, 0) + 1
     # Each seat's view of the hand, with the number of saved changes it was
     # made at: picking, sorting and refreshing redraw a hand message without
     # changing the game, and need not work the view (its legal moves) out again.

@@ -64,6 +64,8 @@ class FollowUp:
     refresh: bool
     # The match's result could not be recorded and was kept aside for the host.
     result_kept: bool = False
+    # Whose turn ended with the change (None: the turn did not change hands).
+    turn_before: str | None = None
 
 
 AfterSave = Callable[[Table, FollowUp], None]
@@ -127,10 +129,13 @@ class TableChange:
                 self.roll_back()
                 self.table.lock.mark_saved()
             return
+        before = self._turn_before
+        turn_changed = _turn_marker(self.table) != before
         follow_up = FollowUp(
-            turn_changed=_turn_marker(self.table) != self._turn_before,
+            turn_changed=turn_changed,
             refresh=self.refresh,
             result_kept=self.result_kept,
+            turn_before=before[1] if turn_changed and before is not None else None,
         )
         self.work.after_save(self.table, follow_up)
 
@@ -208,6 +213,7 @@ class TableWork:
         except StorageError:
             raise NotSaved() from None
         table.stage = Stage.FINISHED
+        table.changes += 1  # what every open view shows is not what it was
         self.tables.remove(table.channel_id)
         self.after_save(table, FollowUp(turn_changed=True, refresh=False, result_kept=kept))
 

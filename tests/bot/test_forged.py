@@ -24,13 +24,18 @@ async def test_an_ended_games_hand_controls_never_act_in_the_next_game(
     await first.open_hand()
     old_view = first.view
     assert old_view is not None
+    draw = old_view.button("Draw from stock")["custom_id"]
     ended = await server.ann.slash(server.channel, "rummy end")
     assert "ended" in ended.text()
+    await bot.game.tasks.wait_idle()
+    # The old message says the game ended and offers nothing more to press...
+    assert "This game has ended" in old_view.text() and old_view.buttons() == []
     seated = [server.player(server.ann), server.player(server.bob)]
     await start_game(server, bot, seated)
     before = match_state(bot, server)
-    stale = await first.actor.click(old_view, label="Draw from stock")
-    assert stale.ephemeral and "earlier game" in stale.text()
+    # ...and a client that still shows its Draw button (or forges it) acts in no game.
+    stale = await first.actor.forge_click(old_view, draw)
+    assert stale.ephemeral and "not one I recognise" in stale.text()
     await bot.game.tasks.wait_idle()
     assert match_state(bot, server) == before
 

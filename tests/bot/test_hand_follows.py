@@ -1,0 +1,110 @@
+"""Every open hand message tells the truth: after each move, every player's
+message shows the table as it is (its discard, its melds, whose turn), a
+turn the timer played no longer looks like the absent player's, and a game
+that was stopped leaves no live control behind."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from bot import RummyBot
+
+from .conftest import FAST, LaunchBot, Server
+from .harness import TablePlayer, play_simple_turn, table_message
+from .test_match import current, shows
+from .test_play import start_game
+
+# Buttons that act on the game; what a finished or stopped game may not offer.
+PLAYING_LABELS = ("Draw from stock", "Take", "Meld", "Lay off", "Discard")
+
+
+def check_every_message(bot: RummyBot, server: Server, seated: list[TablePlayer]) -> int:
+    """Each player's hand message against the game as it stands; the checks made."""
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.match is not None
+    public = table.match.hand.view_for(None)
+    if public.outcome is not None:
+        return 0
+    checks = 0
+    for player in seated:
+        text = player.view_text()
+        top = public.discard_top
+        assert top is None or shows(text, top), (player.actor.name, top, text)
+        assert text.count("\n`") == len(public.melds), (player.actor.name, text)
+        if public.turn == player.key:
+            assert "**Your turn**" in text, (player.actor.name, text)
+        else:
+            turn = table.seat(public.turn or "").name
+            assert f"Waiting for **{turn}** to play." in text, (player.actor.name, text)
+            assert not _has(player, "Draw from stock"), player.actor.name
+        checks += 1
+    return checks
+
+
+def _has(player: TablePlayer, label: str) -> bool:
+    return any((b["label"] or "").startswith(label) for b in player._hand_view().buttons())
+
+
+@pytest.mark.parametrize("players", [3, 6])
+async def test_every_open_hand_message_follows_every_move(
+    server: Server, launch: LaunchBot, players: int
+) -> None:
+    bot = await launch()
+    actors = [server.ann, server.bob, server.cat, server.dan, server.eve, server.fay][:players]
+    seated = [server.player(actor) for actor in actors]
+    await start_game(server, bot, seated, hands=1)
+    for player in seated:
+        await player.open_hand()
+    checks = 0
+    for _ in range(400):
+        mover = current(bot, server, seated)
+        table = bot.game.tables.get(server.channel.id)
+        if mover is None or table is None or table.match is None or table.match.hand.is_over:
+            break
+        await play_simple_turn(mover, bot)
+        await bot.game.tasks.wait_idle()
+        table = bot.game.tables.get(server.channel.id)
+        if table is None or table.match is None or table.match.hand.is_over:
+            break
+        checks += check_every_message(bot, server, seated)
+    assert checks >= players * 5
+    # The hand is over: every message shows how it ended, and offers no move.
+    await bot.game.tasks.wait_idle()
+    for player in seated:
+        assert "is over" in player.view_text(), player.view_text()
+        assert not any(_has(player, label) for label in PLAYING_LABELS)
+
+
+async def test_a_turn_the_timer_played_and_a_stopped_game_leave_no_live_controls(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch(dataclasses.replace(FAST, turn_time_scale=0.5))
+    seated = [server.player(server.ann), server.player(server.bob), server.player(server.cat)]
+    await start_game(server, bot, seated, turn_timeout=3)
+    for player in seated:
+        await player.open_hand()
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.match is not None
+    absent = current(bot, server, seated)
+    assert absent is not None and "**Your turn**" in absent.view_text()
+    # Nobody moves: the timer plays the absent player's turn.
+    await server.emu.wait_for(
+        lambda: table.match is not None and table.match.hand.turn != absent.key, timeout=15
+    )
+    await bot.game.tasks.wait_idle()
+    after = absent.view_text()
+    assert "**Your turn**" not in after and "Time runs out" not in after, after
+    assert not _has(absent, "Draw from stock") and not _has(absent, "Take")
+    check_every_message(bot, server, seated)
+
+    # The host stops the game: every message says so, with nothing left to press.
+    ended = await server.ann.slash(server.channel, "rummy end")
+    assert "ended" in ended.text()
+    await bot.game.tasks.wait_idle()
+    for player in seated:
+        text = player.view_text()
+        assert "This game has ended" in text, text
+        assert player._hand_view().buttons() == [], player.actor.name
+    assert "ended" in table_message(server.emu, server.channel).text()
