@@ -31,6 +31,7 @@ HAND_MESSAGE_EDITS_AT_ONCE = 4
 TOKEN_LIFETIME = 14 * 60
 # A hand message this old is told it will stop updating (before its token dies).
 PAUSE_AFTER = 13 * 60
+FOLLOW_EDITS_AT_ONCE = 2
 # Edits of one message made again after answers in place overtook them, at
 # most (a player clicking away keeps the message current by their answers).
 OVERTAKEN_EDITS = 3
@@ -55,9 +56,13 @@ class HandMessages:
         # Whether a person chose four-colour cards.
         self.four_colour = four_colour or (lambda user_id: False)
         # Hand messages that will be brought up to date, and the edits under way.
-        self._waiting: set[tuple[int, str]] = set()
+        self._waiting: set[tuple[int, str, bool]] = set()
         self._later: set[tuple[int, str]] = set()
         self._slots = asyncio.Semaphore(HAND_MESSAGE_EDITS_AT_ONCE)
+        # Waiting players' edits have slots of their own: on a busy bot they
+        # queue up, and must not hold up the edit that tells a player their
+        # turn has come.
+        self._follow_slots = asyncio.Semaphore(FOLLOW_EDITS_AT_ONCE)
 
     async def follow(self, table: Table, key: str) -> None:
         """Bring a waiting player's hand message up to date a moment from now
@@ -70,7 +75,7 @@ class HandMessages:
             await asyncio.sleep(self.follow_after)
         finally:
             self._later.discard(later)
-        await self.refresh(table, key)
+        await self.refresh(table, key, self._follow_slots)
 
     def following(self, table: Table, key: str) -> bool:
         """Whether an edit of this player's message is already due (``follow``)."""
@@ -83,7 +88,9 @@ class HandMessages:
             if message.on_hand and message.shows != table.changes
         ]
 
-    async def refresh(self, table: Table, key: str) -> None:
+    async def refresh(
+        self, table: Table, key: str, slots: asyncio.Semaphore | None = None
+    ) -> None:
         """Bring a player's open hand message up to date (when their turn starts).
 
         Edits wait for one of a few slots: on a bot busy answering clicks,
@@ -91,12 +98,15 @@ class HandMessages:
         later fails nobody. A player already waiting for an edit gets one
         edit, of the state when its slot comes.
         """
-        waiting = (table.channel_id, key)
+        slots = slots or self._slots
+        # One edit waiting per message and kind: a turn's edit does not wait
+        # behind the follow-up edit already queued for the same message.
+        waiting = (table.channel_id, key, slots is self._follow_slots)
         if waiting in self._waiting:
             return
         self._waiting.add(waiting)
         try:
-            await self._slots.acquire()
+            await slots.acquire()
         finally:
             self._waiting.discard(waiting)
         try:
@@ -109,7 +119,7 @@ class HandMessages:
                 if not again:
                     break
         finally:
-            self._slots.release()
+            slots.release()
 
     async def retire(self, table: Table, message: HandMessage) -> None:
         """Tell an older hand message that a newer one now shows the hand."""

@@ -54,7 +54,7 @@ import uvloop
 from .actors import Actor
 from .load_players import LoadPlayer, PlayerCounts, public_table
 from .load_process import BotProcess
-from .load_stats import KINDS, Latencies, RequestCounter
+from .load_stats import KINDS, FollowLag, Latencies, RequestCounter
 from .load_store import STORES, Commits, bench_store
 from .ratelimits import RateLimits
 from .server import FakeDiscord
@@ -90,6 +90,9 @@ class LoadOptions:
     # server's tables fill up on game night; 0: every table in the same instant.
     ramp: float = 0.0
     store: str = "sqlite"  # or postgresql: a real server started for the run
+    # Run the bot of another checkout (its bot.py and code) under this harness:
+    # before and after a change, measured the same way in one sitting.
+    bot_root: Path | None = None
     commits: bool = False  # the bot's metrics on, to read its commit times
 
 
@@ -118,6 +121,7 @@ class LoadResult:
     hands_played: int
     players: PlayerCounts
     handoffs: list[float]  # seconds, sorted: see LoadPlayer.handoffs
+    follow: list[float]  # seconds, sorted: see load_stats.FollowLag
     bot_errors: int
     bot_warnings: int
     problems: list[str] = field(default_factory=list)
@@ -183,9 +187,12 @@ async def run_load(options: LoadOptions) -> LoadResult:
         world = Scene(emu, options.tables, options.players, options.tables_per_guild)
         counter = RequestCounter(emu.world)
         emu.traffic.on_http.append(counter.observe)
+        follow = FollowLag(emu.world)
+        emu.traffic.on_http.append(follow.observe)
         store = stack.enter_context(bench_store(options.store, workdir, metrics=options.commits))
         bot = await BotProcess.start(emu, workdir / "rummy.sqlite3", workdir / "bot.log",
-                                     profile=options.profile, extra_env=store.env)
+                                     profile=options.profile, extra_env=store.env,
+                                     root=options.bot_root)
         await bot.wait_connected(emu)
         await probe(emu, world.people[0][0], world.channels[0])
         baseline_kb, _ = bot.memory_kb()
@@ -205,6 +212,7 @@ async def run_load(options: LoadOptions) -> LoadResult:
         hands = MAX_HANDS if options.duration is not None else options.hands
         cpu_bot, cpu_self, started = bot.cpu_seconds(), _cpu_self(), time.perf_counter()
         counter.active = True
+        follow.active = True
         # No garbage collection in this process while it measures: it times
         # every answer, so its pauses were counted as the bot's. Full passes
         # over the run's stored messages stopped it for a fifth of a second;
@@ -228,6 +236,7 @@ async def run_load(options: LoadOptions) -> LoadResult:
         # Let the last table edits and DMs land before counting them.
         await asyncio.sleep(1.0)
         counter.active = False
+        follow.active = False
         wall = time.perf_counter() - started
         bot_cpu = bot.cpu_seconds() - cpu_bot
         load_cpu = _cpu_self() - cpu_self
@@ -261,6 +270,7 @@ async def run_load(options: LoadOptions) -> LoadResult:
             tables_started=sum(t.started for t in tables), tables_finished=finished,
             hands_played=sum(t.players[0].counts.hands for t in tables), players=counts,
             handoffs=sorted(h for t in tables for player in t.players for h in player.handoffs),
+            follow=sorted(follow.seconds),
             bot_errors=errors, bot_warnings=warnings,
             problems=[p for p in emu.problems[problems_before:]
                       if not p.startswith("interaction ")],
@@ -437,6 +447,12 @@ def format_report(result: LoadResult) -> str:
                  "of a core)")
     if result.commits is not None:
         lines.append(f"database: {result.commits.describe()}")
+    follow = result.follow
+    if follow:
+        lines.append(f"others' hand messages (a move answered -> each other open hand message "
+                     f"edited after it) median {_ms(follow[len(follow) // 2])}, "
+                     f"p99 {_ms(follow[min(len(follow) - 1, int(len(follow) * 0.99))])} "
+                     f"({len(follow)} shown)")
     handoffs = result.handoffs
     if handoffs:
         lines.append(f"turn hand-off (discard answered -> next player's view shows the turn) "
@@ -490,6 +506,9 @@ def parse_args(argv: list[str] | None = None) -> LoadOptions:
                         "(costs the bot some CPU)")
     parser.add_argument("--startup", type=int, metavar="N",
                         help="measure start-up with N saved live tables instead")
+    parser.add_argument("--bot-root", type=Path, metavar="DIR",
+                        help="run the bot of another checkout (DIR/bot.py), to compare "
+                        "before and after a change under the same harness")
     args = parser.parse_args(argv)
     if args.ramp < 0:
         parser.error("--ramp must be 0 or more seconds")
@@ -501,7 +520,7 @@ def parse_args(argv: list[str] | None = None) -> LoadOptions:
         rate_limits=not args.no_rate_limits, global_limit=args.global_limit or None,
         validate=args.validate, seed=args.seed, keep=args.keep, progress=not args.quiet,
         startup=args.startup, profile=args.profile, latencies=args.latencies, ramp=args.ramp,
-        store=args.store, commits=args.commits,
+        store=args.store, commits=args.commits, bot_root=args.bot_root,
     )
 
 

@@ -41,8 +41,10 @@ class BotProcess:
     @classmethod
     async def start(cls, emu: FakeDiscord, database: Path, log_path: Path, *,
                     log_level: str = "WARNING", extra_env: dict[str, str] | None = None,
-                    profile: Path | None = None) -> BotProcess:
-        """``profile``: run the bot under cProfile, its statistics written there at exit."""
+                    profile: Path | None = None, root: Path | None = None) -> BotProcess:
+        """``profile``: run the bot under cProfile, its statistics written there at exit;
+        ``root``: the checkout whose bot runs (by default this one)."""
+        root = (root or ROOT).resolve()
         env = dict(os.environ)
         # Every setting is given explicitly: a developer's .env must not point the
         # benchmark at another database or a real server (dotenv never overrides).
@@ -62,7 +64,7 @@ class BotProcess:
         try:
             runner = [sys.executable] + (["-m", "cProfile", "-o", str(profile)] if profile else [])
             process = await asyncio.create_subprocess_exec(
-                *runner, str(ROOT / "bot.py"), cwd=str(ROOT), env=env,
+                *runner, str(root / "bot.py"), cwd=str(root), env=env,
                 stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=asyncio.subprocess.STDOUT)
         finally:
             log.close()

@@ -77,6 +77,64 @@ class RequestCounter:
         return sum(self.by_kind.values())
 
 
+# The clicks that change what every player of a table sees.
+PUBLIC_MOVES = frozenset({"draw", "take", "meld", "layoff", "onto", "discard"})
+
+
+@dataclass
+class FollowLag:
+    """From a move (its click answered) until each other open hand message of
+    the table is edited after it: how long the others' views show an older
+    table. A message counts once it was shown in the channel; an edit shows
+    every move made before it (the bot draws the table as it is)."""
+
+    world: World
+    active: bool = False
+    seconds: list[float] = field(default_factory=list)
+    # Per channel: (time, mover) of each move; per hand message: its channel,
+    # owner and how many of the channel's moves it has shown.
+    _moves: dict[int, list[tuple[float, int]]] = field(default_factory=dict)
+    _views: dict[int, tuple[int, int, int]] = field(default_factory=dict)
+
+    def observe(self, record: RecordedRequest) -> None:
+        route = record.route or ""
+        parts = record.path.split("/")
+        if route == CALLBACK and record.status < 300:
+            interaction = self.world.interactions.get(int(parts[2]))
+            if interaction is not None:
+                self._answered(interaction, record.time)
+        elif record.method == "PATCH" and route.startswith("/webhooks/") and record.status < 300:
+            interaction = self.world.interaction_by_token(parts[3])
+            if interaction is not None:
+                self._edited(interaction, record.time)
+
+    def _answered(self, interaction: Interaction, when: float) -> None:
+        custom_id = str(interaction.data.get("custom_id", ""))
+        action = custom_id.split(":")[1] if custom_id.count(":") >= 2 else ""
+        view = interaction.original_message_id or interaction.message_id
+        if view is not None and action in {*PUBLIC_MOVES, "pick", "refresh", "sort", "hand"}:
+            # The clicked (or opened) message shows every move so far.
+            moves = self._moves.setdefault(interaction.channel_id, [])
+            self._views[view] = (interaction.channel_id, interaction.user_id, len(moves))
+        if action in PUBLIC_MOVES and self.active:
+            moves = self._moves.setdefault(interaction.channel_id, [])
+            moves.append((when, interaction.user_id))
+            if view is not None:
+                self._views[view] = (interaction.channel_id, interaction.user_id, len(moves))
+
+    def _edited(self, interaction: Interaction, when: float) -> None:
+        view = interaction.original_message_id or interaction.message_id
+        known = self._views.get(view or 0)
+        if known is None:
+            return
+        channel, owner, shown = known
+        moves = self._moves.get(channel, [])
+        for made, mover in moves[shown:]:
+            if made <= when and mover != owner:
+                self.seconds.append(when - made)
+        self._views[view or 0] = (channel, owner, len(moves))
+
+
 @dataclass
 class Latencies:
     """INTERACTION_CREATE written to the bot's socket -> its callback received."""
