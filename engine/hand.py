@@ -182,6 +182,15 @@ class Hand(HandState):
         return not (left == 1 and self._taken is not None and self._taken not in removed)
 
     # --- moves -----------------------------------------------------------------------
+    def why_not(self, player: str, action: Action) -> RummyError | None:
+        """Why ``player`` may not make ``action`` now (the error ``apply`` would
+        raise), or None if they may; the hand is untouched either way."""
+        try:
+            self.copy().apply(player, action)
+        except RummyError as refused:
+            return refused
+        return None
+
     def apply(self, player: str, action: Action) -> list[Event]:
         """Perform ``player``'s move and return what happened.
 

@@ -33,6 +33,7 @@ from tables import Table
 from . import actions
 from .card_emoji import CardFaces
 from .components import DANGER, PRIMARY, SECONDARY, SUCCESS, Component, option, select
+from .explain import explain
 from .i18n import LANGUAGES, N_, _, card_text, n_, number
 from .layouts import Layout, container, row, separator, text
 from .render import log_text, piles_text
@@ -141,6 +142,9 @@ class HandLayout:
         parts += self.card_rows(hand, selected_codes, enabled=playing)
         if my_turn:
             parts.append(row(self.moves(selected)))
+            why = self.why_not(selected) if playing else None
+            if why:
+                parts.append(text(f"-# ✋ {why}"))
         parts.append(row(self.tools(mode)))
         accent = YOUR_TURN if my_turn else WAITING
         return Layout(container(*parts, accent=accent))
@@ -309,6 +313,28 @@ class HandLayout:
             )
         )
         return moves
+
+    def why_not(self, selected: Sequence[Card]) -> str | None:
+        """Why the picked cards cannot be played, in the engine's own words,
+        where the pick leaves a move dim: a meld that is none, a card that may
+        not be discarded, two cards that fit nothing."""
+        if not selected:
+            return None
+        choices = Choices.of(self.view, selected)
+        if choices.lay_offs:
+            return None
+        match = self.table.match
+        assert match is not None
+        if len(selected) >= 3 and choices.meld is None:
+            refused = match.hand.why_not(self.key, MeldCards(tuple(selected)))
+        elif len(selected) == 1 and choices.discard is None:
+            refused = match.hand.why_not(self.key, Discard(selected[0]))
+        elif len(selected) == 2:
+            return _("Two cards are no meld, and fit none on the table: pick a third, "
+                     "or one card to discard.")
+        else:
+            return None
+        return None if refused is None else explain(refused)
 
     def tools(self, mode: str) -> list[Component]:
         arg = str(self.hand_number)

@@ -710,3 +710,20 @@ def test_refused_moves_change_nothing_in_random_states() -> None:
                 assert who == player and attempt in legal
         hand.apply(*choose(hand, rng, "uniform"))
     assert refused > 100
+
+
+def test_why_not_gives_the_refusal_apply_would_raise_and_changes_nothing() -> None:
+    hand = mid_turn_hand()  # ann took 7♣ from the pile, melded, holds 4♠ Q♥ 7♣
+    before = hand.to_dict()
+    assert hand.why_not("ann", discard("QH")) is None
+    taken = hand.why_not("ann", discard("7C"))
+    assert isinstance(taken, IllegalMoveError)
+    assert str(taken) == "You took 7♣ from the discard pile this turn: discard another card"
+    junk = meld("4S QH 7C")
+    refused = hand.why_not("ann", junk)
+    assert isinstance(refused, IllegalMoveError)
+    with pytest.raises(IllegalMoveError) as caught:
+        hand.copy().apply("ann", junk)
+    assert str(caught.value) == str(refused)
+    assert isinstance(hand.why_not("bob", discard("KD")), NotYourTurnError)
+    assert hand.to_dict() == before

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine import DrawStock, Hand, Match, parse_cards
+from engine import DrawStock, Hand, Match, TakeDiscard, parse_cards
 from presentation.card_emoji import CardFaces
 from presentation.card_faces import all_images
 from presentation.hand_message import hand_layout
+from presentation.i18n import speaking
 from presentation.layouts import MAX_COMPONENTS, MAX_TEXT, Layout, count_components, text_length
 from tests.tables.helpers import crowded_table, playing_table
 
@@ -151,3 +152,81 @@ def test_the_largest_hand_message_stays_within_discords_limits() -> None:
     assert text_length(layout) <= MAX_TEXT
     assert all(len(b.get("label", "")) <= 80 for b in buttons(layout))
     assert all(len(b["custom_id"]) <= 100 for b in buttons(layout))
+
+
+def why_line(layout: Layout) -> str | None:
+    """The line under the moves that says why a pick cannot be played."""
+    lines = [t for t in texts(layout.items) if t.startswith("-# ✋ ")]
+    assert len(lines) <= 1
+    return lines[0][len("-# ✋ "):] if lines else None
+
+
+def texts(items: list[dict[str, Any]]) -> list[str]:
+    found: list[str] = []
+    for item in items:
+        if item.get("type") == 10:
+            found.append(item["content"])
+        found += texts(item.get("components", []))
+    return found
+
+
+def test_a_dim_move_says_why_in_the_engines_words() -> None:
+    table = playing_table()
+    match = table.match
+    assert match is not None
+    data = match.to_dict()
+    hand = Hand.from_position(
+        match.players,
+        match.rules,
+        {
+            "1": parse_cards(["7S", "8S", "10S", "KD", "KC"]),
+            "2": parse_cards(["2C"]),
+            "cpu1": parse_cards(["3C"]),
+        },
+        parse_cards(["9D", "5C"]),
+        parse_cards(["JD"]),
+        "1",
+        seed=match.hand.seed,
+    )
+    data["hand"] = hand.to_dict()
+    table.match = Match.from_dict(data)
+    # Before the draw, and with nothing picked, there is nothing to explain.
+    assert why_line(hand_layout(table, "1", CardFaces())) is None
+    table.match.apply("1", TakeDiscard())
+    table.changes += 1  # as a saved change does: views are worked out anew
+    assert why_line(hand_layout(table, "1", CardFaces())) is None
+    table.selections["1"] = ["7S", "8S", "10S"]
+    layout = hand_layout(table, "1", CardFaces())
+    assert labels(layout)["Meld"] is False
+    assert why_line(layout) == (
+        "7♠ 8♠ 10♠ is not a run: the ranks must follow one another with no gap"
+    )
+    table.selections["1"] = ["7S", "KD", "KC"]
+    assert "is not a set" in (why_line(hand_layout(table, "1", CardFaces())) or "")
+    # The card just taken from the pile may not go straight back.
+    table.selections["1"] = ["JD"]
+    layout = hand_layout(table, "1", CardFaces())
+    assert labels(layout)["Discard"] is False
+    assert why_line(layout) == "You took J♦ from the discard pile this turn: discard another card"
+    table.selections["1"] = ["KD", "KC"]
+    assert "Two cards are no meld" in (why_line(hand_layout(table, "1", CardFaces())) or "")
+    # A pick that can be played needs no word.
+    table.selections["1"] = ["KD"]
+    assert why_line(hand_layout(table, "1", CardFaces())) is None
+    # And the waiting players never see it.
+    table.selections["2"] = ["2C"]
+    assert why_line(hand_layout(table, "2", CardFaces())) is None
+
+
+def test_the_reason_is_in_the_readers_language() -> None:
+    table = playing_table()
+    match = table.match
+    assert match is not None
+    match.apply("1", TakeDiscard())
+    table.changes += 1
+    taken = match.hand.view_for("1").may_not_discard
+    assert taken is not None
+    table.selections["1"] = [taken.code]
+    with speaking("de"):
+        said = why_line(hand_layout(table, "1", CardFaces()))
+    assert said is not None and "You took" not in said and "Ablagestapel" in said, said
