@@ -17,6 +17,7 @@ from flows.game import Game
 from flows.restore import restore_tables
 from presentation.card_emoji import sync_card_emoji
 from transport.events import ignore_message_traffic, slim_clicked_messages
+from transport.handles import InteractionHandle
 
 from .commands_text import CatalogueTranslator
 from .health import HealthServer
@@ -135,6 +136,9 @@ class RummyBot(commands.AutoShardedBot):
             self.game.refresher,
             self.game.tasks,
             serves=self.settings.serves,
+            handle=lambda application_id, token: InteractionHandle.restored(
+                self, application_id, token
+            ),
         )
         log.info("restored %d live tables (%d set aside)", self.restored_tables, self.broken_tables)
         self.game.automation.start_sweeper()

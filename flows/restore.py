@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from typing import Any
 
 from db import Database
 from presentation.notify import Notifier
@@ -25,10 +26,13 @@ async def restore_tables(
     refresher: TableRefresher,
     tasks: Supervisor,
     serves: Callable[[int], bool] = lambda guild_id: True,
+    handle: Callable[[int, str], Any] | None = None,
 ) -> tuple[int, int]:
     """Load every saved live table of the servers this process ``serves`` (its
     shards) and set its timers going; tables that cannot be read are set aside
-    (kept for the admin) and their channels told. Returns how many were
+    (kept for the admin) and their channels told. With ``handle`` (an
+    interaction handle from an application id and a token), the hand messages
+    open at the restart go on following the game. Returns how many were
     restored and how many set aside."""
     loaded = await db.load_live_tables()
     restored = 0
@@ -50,6 +54,8 @@ async def restore_tables(
             await db.delete_live_table(table.channel_id)
             continue
         table.resume_after(max(0.0, now - saved.updated_at))
+        if handle is not None:
+            table.restore_hand_messages(handle, now)
         tables.add(table)
         if "game_id" not in saved.state:
             # Saved before games had ids: its message's controls have none.

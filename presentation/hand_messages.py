@@ -19,6 +19,7 @@ from collections.abc import Callable
 import discord
 
 from tables import HandMessage, Stage, Table, TableRegistry
+from transport.handles import TOKEN_LIFETIME
 
 from .card_emoji import CardFaces
 from .hand_message import hand_layout, paused_layout, retired_layout, stopped_layout
@@ -27,8 +28,6 @@ from .i18n import seat_language, speaking
 # Hand-message edits in flight at once. Each takes a few milliseconds on an
 # idle bot, so four keep up with a thousand quiet tables.
 HAND_MESSAGE_EDITS_AT_ONCE = 4
-# Interaction tokens live 15 minutes; a minute's margin for a slow edit.
-TOKEN_LIFETIME = 14 * 60
 # A hand message this old is told it will stop updating (before its token dies).
 PAUSE_AFTER = 13 * 60
 FOLLOW_EDITS_AT_ONCE = 2

@@ -58,6 +58,6 @@ def live_table(table: Table) -> LiveTable:
         guild_id=table.guild_id,
         message_id=table.message_id,
         rules=table.rules.to_dict(),
-        state=table.to_dict(),
+        state={**table.to_dict(), "hand_messages": table.hand_messages_to_save()},
         updated_at=time.time(),
     )

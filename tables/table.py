@@ -12,11 +12,13 @@ import re
 import secrets
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from engine import HandView, HouseRules, Match
+from transport.handles import TOKEN_LIFETIME, InteractionHandle
 
 from .lock import TableLock
 from .names import shown_name
@@ -250,6 +252,9 @@ class Table:
     # as each answer starts): an edit made meanwhile may land after the
     # answer, over the newer view, and is then made again.
     hand_answers: dict[str, int] = field(default_factory=dict, repr=False)
+    # Hand messages read from a save, until the restore gives them handles again
+    # (``restore_hand_messages``): what lets them follow the game after a restart.
+    saved_hand_messages: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
 
     def answering(self, key: str) -> None:
         """An in-place answer to this seat's hand message is about to go out."""
@@ -366,6 +371,38 @@ class Table:
             "language": self.language,
         }
 
+    def hand_messages_to_save(self) -> dict[str, dict[str, Any]]:
+        """Each open hand message's token and id, saved beside the game (not part
+        of it: ``to_dict`` is the game alone): after a restart the bot can go on
+        editing them, for as long as their tokens live."""
+        saved = dict(self.saved_hand_messages)
+        for key, message in self.hand_messages.items():
+            handle = message.handle
+            if isinstance(handle, InteractionHandle):
+                saved[key] = {
+                    "application_id": handle.application_id,
+                    "token": handle.token,
+                    "message_id": message.message_id,
+                    "opened_at": message.opened_at,
+                }
+        return saved
+
+    def restore_hand_messages(self, handle: Callable[[int, str], Any], now: float) -> None:
+        """Give the saved hand messages handles again (``handle(application_id,
+        token)``), those whose token still lives; they show the table as saved."""
+        for key, saved in self.saved_hand_messages.items():
+            opened_at = float(saved["opened_at"])
+            if now - opened_at >= TOKEN_LIFETIME:
+                continue
+            message_id = saved.get("message_id")
+            self.hand_messages[key] = HandMessage(
+                handle(int(saved["application_id"]), str(saved["token"])),
+                opened_at,
+                None if message_id is None else int(message_id),
+                shows=self.changes,
+            )
+        self.saved_hand_messages = {}
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Table:
         """Rebuild a saved table; raises ``ValueError``/``KeyError``/``TypeError``
@@ -411,6 +448,10 @@ class Table:
             # recorded without moves, and cannot be replayed.
             tapes=[dict(tape) for tape in data.get("tapes", [])],
             language=str(data.get("language") or "en"),
+            # Tables saved before hand messages were kept lose track of them.
+            saved_hand_messages={
+                str(key): dict(saved) for key, saved in data.get("hand_messages", {}).items()
+            },
         )
         if not GAME_ID.fullmatch(table.game_id):
             raise ValueError(f"game id {table.game_id!r} is not one this code makes")

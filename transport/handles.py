@@ -15,6 +15,9 @@ import discord
 from . import callbacks
 from .private import Interaction, session_of
 
+# An interaction's token lives 15 minutes; a minute's margin for a slow edit.
+TOKEN_LIFETIME = 14 * 60
+
 
 class InteractionHandle:
     """Edits the answer of an interaction, as ``Interaction.edit_original_response``."""
@@ -25,6 +28,17 @@ class InteractionHandle:
         self.session: aiohttp.ClientSession = session_of(interaction)
         self.application_id = interaction.application_id
         self.token = interaction.token
+
+    @classmethod
+    def restored(cls, client: discord.Client, application_id: int, token: str) -> InteractionHandle:
+        """A handle saved before a restart, sending on ``client``'s session: the
+        token lives 15 minutes from its click, whichever process holds it."""
+        handle = cls.__new__(cls)
+        # discord.py's own way to a client's session (a webhook made from it).
+        handle.session = discord.Webhook.partial(application_id, token, client=client).session
+        handle.application_id = application_id
+        handle.token = token
+        return handle
 
     async def edit_original_response(
         self, *, embed: discord.Embed | None, controls: callbacks.Components | None

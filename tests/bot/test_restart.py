@@ -12,6 +12,7 @@ from db import Database
 
 from .conftest import FAST, LaunchBot, Server, StopBot
 from .harness import TablePlayer, play_simple_turn, table_message
+from .test_hand_follows import check_every_message
 from .test_match import play_match
 from .test_play import start_game
 
@@ -189,3 +190,28 @@ async def test_a_table_shown_as_an_embed_before_the_upgrade_takes_the_layout(
     assert table_message(server.emu, server.channel).id == message.id  # edited, not replaced
     assert message.is_v2 and message.embeds == []
     assert any("▶️" in block for block in message.text_displays())
+
+
+@pytest.mark.parametrize("crash", [False, True], ids=["clean stop", "killed"])
+async def test_hand_messages_open_at_a_restart_go_on_following_the_game(
+    server: Server, launch: LaunchBot, stop_bot: StopBot, crash: bool
+) -> None:
+    seated = [server.player(server.ann), server.player(server.bob), server.player(server.cat)]
+    bot = await launch(SEEDED)
+    await start_game(server, bot, seated, hands=1)
+    for player in seated:
+        await player.open_hand()
+    await play_turns(bot, server, seated, 2)
+    await bot.game.tasks.wait_idle()
+    await stop_bot(bot, crash=crash)
+
+    bot = await launch(SEEDED)
+    for player in seated:
+        player.settle = bot.game.tasks.wait_idle
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.match is not None
+    assert set(table.hand_messages) == {p.key for p in seated}  # handles came back
+    # Nobody but the mover clicks after the restart: every message still follows.
+    await play_turns(bot, server, seated, 2)
+    await bot.game.tasks.wait_idle()
+    assert check_every_message(bot, server, seated) == len(seated)

@@ -3,8 +3,10 @@ import json
 import pytest
 
 from engine import DrawStock
-from tables import Stage, Table, TableRegistry
+from tables import HandMessage, Stage, Table, TableRegistry
+from tables.records import live_table
 from tables.tapes import add_move, current_tape, public_record
+from transport.handles import TOKEN_LIFETIME, InteractionHandle
 
 from .helpers import playing_table
 
@@ -140,3 +142,34 @@ def test_a_hand_under_way_before_taping_has_an_empty_record() -> None:
     assert current_tape(table) is None
 
 
+
+
+class FakeHandle:
+    """Stands in for the session an interaction handle sends on: nothing is sent here."""
+
+    def __init__(self, application_id: int, token: str) -> None:
+        self.application_id, self.token = application_id, token
+
+
+def test_open_hand_messages_are_saved_beside_the_game_while_their_tokens_live() -> None:
+    table = playing_table()
+    now = 1_000_000.0
+    fresh = InteractionHandle.__new__(InteractionHandle)
+    fresh.application_id, fresh.token = 7, "fresh-token"
+    stale = InteractionHandle.__new__(InteractionHandle)
+    stale.application_id, stale.token = 7, "stale-token"
+    table.hand_messages["1"] = HandMessage(fresh, now - 60, 501)
+    table.hand_messages["2"] = HandMessage(stale, now - TOKEN_LIFETIME - 1, 502)
+    state = json.loads(json.dumps(live_table(table).state))
+    assert "hand_messages" not in table.to_dict()  # the game alone
+    assert state["hand_messages"]["1"] == {
+        "application_id": 7, "token": "fresh-token", "message_id": 501, "opened_at": now - 60
+    }
+    again = Table.from_dict(state)
+    assert again.to_dict() == table.to_dict()
+    again.restore_hand_messages(FakeHandle, now)
+    # The one whose token died stays forgotten; the other follows the game again.
+    assert set(again.hand_messages) == {"1"}
+    back = again.hand_messages["1"]
+    assert (back.handle.token, back.message_id, back.opened_at) == ("fresh-token", 501, now - 60)
+    assert back.shows == again.changes and again.saved_hand_messages == {}
