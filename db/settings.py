@@ -51,17 +51,25 @@ async def guild_rules(conn: Session, guild_id: int) -> dict[str, Any] | None:
     return rules
 
 
+def _json_object(text: Any, what: str) -> dict[str, Any] | None:
+    """A stored JSON object, or None (with a warning naming ``what``) for
+    anything else: one damaged row must not stop the bot."""
+    try:
+        found = json.loads(text)
+    except (TypeError, ValueError):
+        found = None
+    if not isinstance(found, dict):
+        log.warning("ignoring unreadable %s", what)
+        return None
+    return found
+
+
 async def all_guild_rules(conn: Session) -> dict[int, dict[str, Any]]:
     found: dict[int, dict[str, Any]] = {}
     for guild_id, text in await conn.fetch(SQL_ALL_GUILD_RULES):
-        try:
-            rules = json.loads(text)
-        except (TypeError, ValueError):
-            rules = None
-        if isinstance(rules, dict):
+        rules = _json_object(text, f"house rules of guild {guild_id}")
+        if rules is not None:
             found[guild_id] = rules
-        else:
-            log.warning("ignoring unreadable house rules of guild %s", guild_id)
     return found
 
 
@@ -73,14 +81,9 @@ async def set_guild_rules(conn: Session, guild_id: int, text: str) -> None:
 async def all_player_prefs(conn: Session) -> dict[int, dict[str, Any]]:
     found: dict[int, dict[str, Any]] = {}
     for user_id, text in await conn.fetch(SQL_ALL_PLAYER_PREFS):
-        try:
-            prefs = json.loads(text)
-        except (TypeError, ValueError):
-            prefs = None
-        if isinstance(prefs, dict):
+        prefs = _json_object(text, f"choices of user {user_id}")
+        if prefs is not None:
             found[int(user_id)] = prefs
-        else:
-            log.warning("ignoring unreadable choices of user %s", user_id)
     return found
 
 
@@ -94,14 +97,7 @@ async def player_prefs(conn: Session, user_id: int) -> dict[str, Any]:
     found = list(await conn.fetch(SQL_PLAYER_PREFS, (user_id,)))
     if not found:
         return {}
-    try:
-        prefs = json.loads(found[0][0])
-    except (TypeError, ValueError):
-        prefs = None
-    if not isinstance(prefs, dict):
-        log.warning("ignoring unreadable choices of user %s", user_id)
-        return {}
-    return prefs
+    return _json_object(found[0][0], f"choices of user {user_id}") or {}
 
 
 async def change_player_prefs(

@@ -24,6 +24,13 @@ def run_move(*args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=120, check=False)
 
 
+async def a_file_with_a_game(folder: Path) -> Path:
+    path = folder / "rummy.sqlite3"
+    async with await Database.open(path) as db:
+        await db.save_live_table(LiveTable(77, 5, 700, {}, {"turn": 3}, 1.5))
+    return path
+
+
 async def snapshot(db: Database) -> tuple[object, ...]:
     return (
         await db.leaderboard(5, "points", per_page=100),
@@ -65,9 +72,7 @@ async def test_everything_moves_and_the_new_database_goes_on(
 async def test_a_move_into_a_database_in_use_changes_nothing(
     tmp_path: Path, postgres_server: PostgresServer
 ) -> None:
-    path = tmp_path / "rummy.sqlite3"
-    async with await Database.open(path) as db:
-        await db.save_live_table(LiveTable(77, 5, 700, {}, {"turn": 3}, 1.5))
+    path = await a_file_with_a_game(tmp_path)
     url = postgres_server.new_database()
     async with await Database.open(url) as db:
         await db.set_guild_rules(9, {"target": 100})
@@ -88,9 +93,7 @@ async def test_a_move_into_a_database_in_use_changes_nothing(
 async def test_a_move_while_the_bot_runs_on_the_file_is_refused(
     tmp_path: Path, postgres_server: PostgresServer
 ) -> None:
-    path = tmp_path / "rummy.sqlite3"
-    async with await Database.open(path) as db:
-        await db.save_live_table(LiveTable(77, 5, 700, {}, {"turn": 3}, 1.5))
+    path = await a_file_with_a_game(tmp_path)
     url = postgres_server.new_database()
     running = ProcessLock.acquire(path)  # as the bot holds it while it runs
     try:

@@ -11,6 +11,7 @@ from presentation.card_faces import all_images
 from presentation.hand_message import hand_layout
 from presentation.i18n import speaking
 from presentation.layouts import MAX_COMPONENTS, MAX_TEXT, Layout, count_components, text_length
+from tables import Table
 from tests.tables.helpers import crowded_table, playing_table
 
 # Emoji ids as long as Discord's snowflakes get.
@@ -45,6 +46,27 @@ def card_buttons(layout: Layout) -> list[dict[str, Any]]:
 
 def shown_text(layout: Layout) -> str:
     return json.dumps(layout.items, ensure_ascii=False)
+
+
+def dealt_as(first: str, *, stock: str, discard: str) -> Table:
+    """The playing table with its hand dealt again: seat 1 holds ``first`` and
+    moves first, the others hold one card each."""
+    table = playing_table()
+    match = table.match
+    assert match is not None
+    data = match.to_dict()
+    hand = Hand.from_position(
+        match.players,
+        match.rules,
+        {"1": parse_cards(first.split()), "2": parse_cards(["2C"]), "cpu1": parse_cards(["3C"])},
+        parse_cards(stock.split()),
+        parse_cards(discard.split()),
+        "1",
+        seed=match.hand.seed,
+    )
+    data["hand"] = hand.to_dict()
+    table.match = Match.from_dict(data)
+    return table
 
 
 def test_the_draw_phase_offers_only_drawing() -> None:
@@ -83,25 +105,8 @@ def test_after_drawing_the_new_card_is_marked_and_moves_follow_the_selection() -
 
 
 def test_meld_lights_up_only_for_a_meld() -> None:
-    table = playing_table()
-    match = table.match
-    assert match is not None
-    data = match.to_dict()
-    hand = Hand.from_position(
-        match.players,
-        match.rules,
-        {
-            "1": parse_cards(["4H", "5H", "6H", "KD"]),
-            "2": parse_cards(["2C"]),
-            "cpu1": parse_cards(["3C"]),
-        },
-        parse_cards(["9S", "9D"]),
-        parse_cards(["AC"]),
-        "1",
-        seed=match.hand.seed,
-    )
-    data["hand"] = hand.to_dict()
-    table.match = Match.from_dict(data)
+    table = dealt_as("4H 5H 6H KD", stock="9S 9D", discard="AC")
+    assert table.match is not None
     table.match.apply("1", DrawStock())
     table.selections["1"] = ["4H", "5H", "KD"]
     assert labels(hand_layout(table, "1", CardFaces()))["Meld"] is False
@@ -171,25 +176,8 @@ def texts(items: list[dict[str, Any]]) -> list[str]:
 
 
 def test_a_dim_move_says_why_in_the_engines_words() -> None:
-    table = playing_table()
-    match = table.match
-    assert match is not None
-    data = match.to_dict()
-    hand = Hand.from_position(
-        match.players,
-        match.rules,
-        {
-            "1": parse_cards(["7S", "8S", "10S", "KD", "KC"]),
-            "2": parse_cards(["2C"]),
-            "cpu1": parse_cards(["3C"]),
-        },
-        parse_cards(["9D", "5C"]),
-        parse_cards(["JD"]),
-        "1",
-        seed=match.hand.seed,
-    )
-    data["hand"] = hand.to_dict()
-    table.match = Match.from_dict(data)
+    table = dealt_as("7S 8S 10S KD KC", stock="9D 5C", discard="JD")
+    assert table.match is not None
     # Before the draw, and with nothing picked, there is nothing to explain.
     assert why_line(hand_layout(table, "1", CardFaces())) is None
     table.match.apply("1", TakeDiscard())
