@@ -138,6 +138,10 @@ def table_controls(table: Table) -> Controls | None:
 
 
 def leaderboard_controls(guild_id: int, order: str, page: int, pages: int) -> Controls:
+    """Previous and Next, where there is more than one page (an empty or a short
+    board would show two buttons that lead nowhere)."""
+    if pages <= 1:
+        return Controls()
     page_id = actions.LEADERBOARD_PAGE.id
     return Controls(
         [

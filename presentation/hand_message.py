@@ -226,8 +226,8 @@ class HandLayout:
         while start and entries[start - 1][0] != self.key:
             start -= 1
         lines = [log_text(line) for _by, line in entries[start:end]][-SINCE_LINES:]
-        if not lines:
-            return ""
+        if all(by is None for by, _line in entries[start:end]):
+            return ""  # the deal alone: nobody has moved yet
         heading = _("**Since your last turn**") if start else _("**So far this hand**")
         return heading + "\n" + "\n".join(f"-# {line}" for line in lines)
 

@@ -116,12 +116,15 @@ def describe_meld(
 
 def piles_text(top: str | None, pile: int, back: str, stock: int) -> str:
     """The discard pile (its top card) and the stock, for the table and the hands."""
+    stock_size = n_("{n} card", "{n} cards", stock)
+    if top is None:
+        return _("**Discard** empty  ·  **Stock** {back} {stock}", back=back, stock=stock_size)
     return _(
         "**Discard** {top} ({pile})  ·  **Stock** {back} {stock}",
-        top=_("empty") if top is None else top,
+        top=top,
         pile=n_("{n} card", "{n} cards", pile),
         back=back,
-        stock=n_("{n} card", "{n} cards", stock),
+        stock=stock_size,
     )
 
 

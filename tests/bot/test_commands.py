@@ -44,6 +44,7 @@ async def test_leaderboard_pages_and_stats(server: Server, launch: LaunchBot) ->
     assert bot.db is not None
     empty = await server.ann.slash(server.channel, "rummy leaderboard")
     assert "No finished games" in empty.text()
+    assert empty.message is not None and empty.message.buttons() == []  # nowhere to page to
     # Twelve players with distinct results, so the board has two pages.
     for n in range(12):
         await bot.db.record_match(

@@ -11,6 +11,7 @@ from presentation.card_faces import all_images
 from presentation.hand_message import hand_layout
 from presentation.i18n import speaking
 from presentation.layouts import MAX_COMPONENTS, MAX_TEXT, Layout, count_components, text_length
+from presentation.render import piles_text
 from tables import Table
 from tests.tables.helpers import crowded_table, playing_table
 
@@ -218,3 +219,15 @@ def test_the_reason_is_in_the_readers_language() -> None:
     with speaking("de"):
         said = why_line(hand_layout(table, "1", CardFaces()))
     assert said is not None and "You took" not in said and "Ablagestapel" in said, said
+
+
+def test_the_others_moves_are_listed_once_there_are_any_and_an_empty_pile_says_so() -> None:
+    table = playing_table()
+    table.new_hand_log("Hand {number}: {dealer} dealt", number=1, dealer="Ann")
+    waiting = shown_text(hand_layout(table, "2", CardFaces()))
+    assert "So far this hand" not in waiting and "Since your last turn" not in waiting
+    table.note("{who} drew from the stock", "1", who="Ann")
+    table.changes += 1
+    assert "So far this hand" in shown_text(hand_layout(table, "2", CardFaces()))
+    assert piles_text(None, 0, "🂠", 31) == "**Discard** empty  ·  **Stock** 🂠 31 cards"
+    assert piles_text("K♠", 1, "🂠", 30) == "**Discard** K♠ (1 card)  ·  **Stock** 🂠 30 cards"
