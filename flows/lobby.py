@@ -128,12 +128,16 @@ class Lobby:
         one who asks is seated as host; each other player joins with one click, and
         the game starts by itself once they all have."""
         ended = self.tables.ended(parsed.scope)
-        if (
-            ended is None
-            or ended.game_id != parsed.game
-            or ended.match is None
-            or not ended.match.is_over
-        ):
+        if ended is not None and ended.game_id != parsed.game:
+            await refuse(
+                interaction,
+                _(
+                    "A later game has been played here since that match: press **Rematch** "
+                    "on the latest one, or `/rummy start` for a new game."
+                ),
+            )
+            return
+        if ended is None or ended.match is None or not ended.match.is_over:
             await refuse(
                 interaction,
                 _(

@@ -374,7 +374,8 @@ class HandLayout:
                          name=seat.shown_name, cards=held, score=score, total=total)
             lines.append(line)
         over = (
-            _("The match is over: **Rematch** on the table deals again to the same seats.")
+            _("The match is over: **Rematch** on the table opens a new game with the same "
+              "rules, which each player joins.")
             if match.is_over
             else _("Next hand is on the table.")
         )

@@ -70,8 +70,10 @@ def lobby_layout(table: Table) -> Layout:
         separator(),
         text(seated + "\n" + (seats or _("nobody yet"))),
     ]
-    if table.invited:
-        waiting = ", ".join(f"<@{user_id}>" for user_id in table.invited)
+    joined = {seat.user_id for seat in table.seats}
+    pending = [user_id for user_id in table.invited if user_id not in joined]
+    if pending:
+        waiting = ", ".join(f"<@{user_id}>" for user_id in pending)
         parts.append(
             text(_("**Rematch**: waiting for {who} to press **Join**; "
                    "the game starts once all have.", who=waiting))
@@ -200,7 +202,8 @@ def _result(table: Table, outcome: HandOutcome, faces: CardFaces, dealt_on: bool
     if match.is_over:
         parts.append(text(_("**Match over**") + "\n" + winners_text(table)))
         parts.append(
-            text("-# " + _("Thanks for playing. **Rematch** deals again to the same seats."))
+            text("-# " + _("Thanks for playing. **Rematch** opens a new game with the same "
+                           "rules: each player presses **Join** to play again."))
         )
     elif dealt_on:
         parts.append(text("-# " + _("The next hand is dealt below.")))

@@ -186,7 +186,7 @@ async def test_a_rematch_keeps_seats_and_rules_and_starts_once_all_are_back(
     assert "Match over" in final.text()
     # Each player's own last view says where to go on.
     for player in seated:
-        assert "**Rematch** on the table deals again" in player.view_text(), player.view_text()
+        assert "**Rematch** on the table opens a new game" in player.view_text()
     # Someone who did not play cannot call it; a player can.
     refused = await server.cat.click(final, label="Rematch")
     assert refused.ephemeral and "Only the players" in refused.text()
@@ -204,3 +204,28 @@ async def test_a_rematch_keeps_seats_and_rules_and_starts_once_all_are_back(
     started = await server.ann.click(again.message, label="Join")
     assert not started.ephemeral and "Rummy — hand 1" in started.text()
     assert table.stage.value == "playing" and len(table.seats) == 3
+
+
+async def test_a_rematch_lobby_waits_only_for_those_not_back_and_an_old_rematch_says_why(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch()
+    seated = [server.player(server.ann), server.player(server.bob), server.player(server.cat)]
+    await start_game(server, bot, seated, hands=1)
+    await play_match(bot, server, seated)
+    first_final = table_message(server.emu, server.channel)
+    again = await server.bob.click(first_final, label="Rematch")
+    assert again.message is not None
+    waiting = next(t for t in again.message.text_displays() if "waiting for" in t)
+    assert f"<@{server.ann.id}>" in waiting and f"<@{server.cat.id}>" in waiting
+    joined = await server.ann.click(again.message, label="Join")
+    waiting = next(t for t in joined.message.text_displays() if "waiting for" in t)
+    assert f"<@{server.cat.id}>" in waiting and f"<@{server.ann.id}>" not in waiting
+    # Cat is back: it deals; the game is stopped, and the first match's Rematch
+    # is pressed: the bot did not restart, a later game was played.
+    await server.cat.click(again.message, label="Join")
+    await bot.game.tasks.wait_idle()
+    await server.bob.slash(server.channel, "rummy end")
+    old = await server.ann.click(first_final, label="Rematch")
+    assert old.ephemeral and "A later game has been played here" in old.text(), old.text()
+    assert "restarted" not in old.text()
