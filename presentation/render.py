@@ -8,6 +8,7 @@ strings, so the look of the game is tested without a connection.
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Mapping
 
 from engine import (
@@ -27,6 +28,7 @@ from engine import (
 )
 from tables import LogLine, Seat, Table
 from tables.table import HAND_LOG_LINES
+from transport.handles import TOKEN_LIFETIME
 
 from .card_emoji import CardFaces
 from .i18n import N_, Language, _, card_text, cards_text, current, n_, number, speaking
@@ -137,10 +139,13 @@ def dealt_dm(
     match = table.match
     assert match is not None
     cards = sort_by_rank(match.hand.hand_of(key))
+    # Who else is at the table tells one match's deal from another's.
+    others = ", ".join(seat.shown_name for seat in table.seats if seat.key != key)
     return _(
-        "Hand {number} in {channel} is dealt. Your cards: {cards}",
+        "Hand {number} in {channel} is dealt, with {others}. Your cards: {cards}",
         number=number(match.hand_number),
         channel=channel_mention,
+        others=others,
         cards=faces.row(cards),
     )
 
@@ -155,8 +160,22 @@ def turn_dm(table: Table, key: str, jump_url: str, faces: CardFaces = TEXT_CARDS
         [
             _("Your turn at Rummy: {link}", link=jump_url),
             _("Your cards: {cards}", cards=faces.row(cards)),
-            _("Discard top: {card}. Press **Show hand** on the table to play.", card=top_text),
+            _("Discard top: {card}. Your hand message there shows it: play from it.",
+              card=top_text)
+            if _hand_message_open(table, key)
+            else _("Discard top: {card}. Press **Show hand** on the table to play.",
+                   card=top_text),
         ]
+    )
+
+
+def _hand_message_open(table: Table, key: str) -> bool:
+    """Whether the player has a hand message the bot still keeps up to date."""
+    message = table.hand_messages.get(key)
+    return (
+        message is not None
+        and message.on_hand
+        and time.time() - message.opened_at < TOKEN_LIFETIME
     )
 
 

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Coroutine
 from typing import Any
 
 from engine import Discard, DrawStock
 from presentation.notify import Notifier
 from presentation.pacing import RequestBudget
+from presentation.render import dealt_dm, turn_dm
+from tables import HandMessage
 from tests.tables.helpers import playing_table
+from transport.handles import TOKEN_LIFETIME
 
 
 class HeldBudget(RequestBudget):
@@ -106,3 +110,19 @@ async def test_someone_at_two_tables_hears_of_both_turns() -> None:
     mine = [text for user, text in bot.sent if user == 1]
     assert len(mine) == 2
     assert any("/10/" in text for text in mine) and any("/11/" in text for text in mine)
+
+
+def test_a_deal_dm_names_the_others_and_a_turn_dm_points_to_the_open_hand_message() -> None:
+    table = playing_table()
+    assert table.match is not None
+    first = table.current_seat
+    assert first is not None
+    dealt = dealt_dm(table, first.key, "#rummy")
+    others = [seat.name for seat in table.seats if seat.key != first.key]
+    assert dealt.startswith("Hand 1 in #rummy is dealt, with " + ", ".join(others) + ".")
+    closed = turn_dm(table, first.key, "<https://discord.test/x>")
+    assert "Press **Show hand** on the table to play." in closed
+    table.hand_messages[first.key] = HandMessage(object(), time.time() - 60, 7)
+    assert "Your hand message there shows it" in turn_dm(table, first.key, "<link>")
+    table.hand_messages[first.key].opened_at = time.time() - TOKEN_LIFETIME - 1
+    assert "Press **Show hand**" in turn_dm(table, first.key, "<link>")  # it stopped following
