@@ -306,6 +306,12 @@ def help_text() -> str:
                 "`/rummy stats` · `/rummy end` stop the game (host or moderators) · "
                 "`/rummy settings` server defaults (Manage Server)"
             ),
+            # Translators: the slash commands keep their English names.
+            _(
+                "`/rummy history` past matches · `/rummy replay` a finished hand, move by move · "
+                "`/rummy language` the language I speak to you · `/rummy season end` "
+                "(Manage Server)"
+            ),
         ]
     )
 

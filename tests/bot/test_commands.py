@@ -138,6 +138,10 @@ async def test_help_says_how_a_turn_goes(server: Server, launch: LaunchBot) -> N
     shown = await server.ann.slash(server.channel, "rummy help")
     assert shown.ephemeral and "**Draw**" in shown.text() and "/rummy start" in shown.text()
     assert len(shown.text()) < 2000
+    # Every command a member may use is named.
+    for command in ("hand", "rules", "leaderboard", "stats", "end", "settings", "history",
+                    "replay", "language", "season end"):
+        assert f"`/rummy {command}`" in shown.text(), command
 
 
 async def test_the_lobby_lists_only_the_rules_that_differ(
