@@ -186,21 +186,27 @@ def NP_(singular: str, plural: str) -> tuple[str, str]:
 
 
 def number(value: float, digits: int = 0) -> str:
-    """A number as the current language writes it (``1,234`` / ``1.234``)."""
+    """A number as the current language writes it (``1,234`` / ``1.234``), a
+    negative one with a true minus sign, as rating changes are (``−0.8``)."""
     if digits == 0 and float(value).is_integer():
         whole = int(value)
         if -1000 < whole < 1000:
             # Every language here writes these as plain digits; and counts are in
             # every message, where Babel's formatting cost a few microseconds each.
-            return str(whole)
+            return str(whole) if whole >= 0 else MINUS + str(-whole)
         return _formatted(_current.get().code, whole, 0)
     return _formatted(_current.get().code, float(value), digits)
+
+
+# The minus sign, not the hyphen the locales' number formats use.
+MINUS = "\u2212"
 
 
 @functools.lru_cache(maxsize=4096)
 def _formatted(code: str, value: float, digits: int) -> str:
     pattern = "#,##0" + ("." + "0" * digits if digits else "")
-    return format_decimal(value, format=pattern, locale=language(code).locale)
+    written = format_decimal(value, format=pattern, locale=language(code).locale)
+    return MINUS + written[1:] if written.startswith("-") else written
 
 
 def card_text(card: Card) -> str:

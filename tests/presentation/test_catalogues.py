@@ -11,7 +11,8 @@ from babel.messages.catalog import Catalog, Message
 
 from app.commands_text import command_texts
 from presentation.catalogues import missing, read, template
-from presentation.i18n import ENGLISH, LANGUAGES, language_for, n_, speaking
+from presentation.history import signed
+from presentation.i18n import ENGLISH, LANGUAGES, language_for, n_, number, speaking
 
 TRANSLATED = [code for code in LANGUAGES if code != ENGLISH]
 
@@ -79,6 +80,14 @@ def test_numbers_are_written_as_each_language_writes_them() -> None:
     with speaking("en"):
         english = n_("{n} point", "{n} points", 1234)
     assert "1.234" in german and "1,234" in english
+
+
+def test_a_negative_number_has_the_minus_sign_a_rating_change_has() -> None:
+    with speaking("en"):
+        assert number(-0.8, 1) == "−0.8" == signed(-0.8) and number(-5) == "−5"
+        assert number(-1234) == "−1,234" and number(0.8, 1) == "0.8"
+    with speaking("de"):
+        assert number(-1234.5, 1) == "−1.234,5"
 
 
 @pytest.mark.parametrize("locale", ["ja", "xx-YY", "", None, "en-GB"])
