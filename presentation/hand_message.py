@@ -468,7 +468,7 @@ def retired_layout(table: Table) -> Layout:
     return Layout(
         container(
             text("### " + _("Your hand") + "\n"
-                 + _("You opened your hand again: the newer message follows the game.")),
+                 + _("Your hand is shown in another message now: that one follows the game.")),
             row([refresh]),
             accent=WAITING,
         )

@@ -106,7 +106,7 @@ async def test_opening_the_hand_again_retires_the_older_message(
     await bot.game.tasks.wait_idle()
     assert older is not None and p1.view is not None and older.id != p1.view.id
     retired = server.emu.message(server.channel, older.id)
-    assert retired is not None and "the newer message follows the game" in retired.text()
+    assert retired is not None and "another message now: that one follows the game" in retired.text()
     assert not any(":pick:" in (b["custom_id"] or "") for b in retired.buttons())
 
 
@@ -132,7 +132,7 @@ async def test_bringing_back_an_older_hand_message_retires_the_one_that_followed
     left = server.emu.message(server.channel, second.id)
     assert brought_back is not None and left is not None
     assert "Your turn" in brought_back.text()
-    assert "the newer message follows the game" in left.text()
+    assert "another message now: that one follows the game" in left.text()
     # And the one brought back follows the game from then on.
     p1.view = brought_back
     await p1.draw()
