@@ -10,7 +10,7 @@ import discord
 from db import Database, LeaderboardOrder
 from presentation import actions
 from presentation.actions import ComponentId
-from presentation.components import leaderboard_controls
+from presentation.components import leaderboard_controls, share_controls
 from presentation.i18n import _, speaking, use
 from presentation.ratings import add_rating_fields, rating_embed
 from presentation.scores import leaderboard_embed, stats_embed
@@ -53,6 +53,7 @@ class Stats:
 
     def bind(self, handlers: Handlers) -> None:
         handlers.server_wide[actions.LEADERBOARD_PAGE] = self.leaderboard_page
+        handlers.server_wide[actions.SHARE_STATS] = self.share
 
     async def leaderboard(
         self, interaction: Interaction, order: str | None, season: str | None = None
@@ -137,7 +138,26 @@ class Stats:
             await interaction.response.send_message(embed=stats_embed(None, name), ephemeral=True)
             return
         profile = await self.db.rating_profile(interaction.guild_id, target.id)
+        # The asker's own view, in their language; Share posts it for the channel.
+        embed = stats_embed(stats, name)
+        add_rating_fields(embed, profile)
+        await interaction.response.send_message(
+            embed=embed, view=share_controls(interaction.guild_id, target.id), ephemeral=True
+        )
+
+    async def share(self, interaction: Interaction, parsed: ComponentId) -> None:
+        """Post a member's stats, as they stand now, for the channel to see."""
+        arg = parsed.arg or ""
+        user_id = int(arg) if arg.isdigit() else None
+        if parsed.scope != interaction.guild_id or user_id is None:
+            await refuse(interaction, _("Those stats belong to another server."))
+            return
+        stats = await self.db.player_stats(parsed.scope, user_id)
+        if stats is None:
+            await refuse(interaction, _("There is nothing to share yet."))
+            return
+        profile = await self.db.rating_profile(parsed.scope, user_id)
         with speaking(self.public_language(interaction)):
-            embed = stats_embed(stats, name)
+            embed = stats_embed(stats, stats.name)
             add_rating_fields(embed, profile)
-        await interaction.response.send_message(embed=embed)
+        await callbacks.send_message(interaction, embed=embed)

@@ -133,6 +133,8 @@ HISTORY_MATCH = ComponentAction("hmatch", Place.HISTORY, locking=Locking.LOOK)
 REPLAY_HAND = ComponentAction("rhand", Place.HISTORY, locking=Locking.LOOK)
 REPLAY_STEP = ComponentAction("rstep", Place.HISTORY, locking=Locking.LOOK)
 REPLAY_EXPORT = ComponentAction("rjson", Place.HISTORY, locking=Locking.LOOK)
+# Posts a member's stats, first shown to the asker alone, for the channel.
+SHARE_STATS = ComponentAction("share", Place.HISTORY, locking=Locking.LOOK)
 
 ACTIONS: dict[str, ComponentAction] = {
     action.name: action
@@ -169,6 +171,7 @@ ACTIONS: dict[str, ComponentAction] = {
         REPLAY_HAND,
         REPLAY_STEP,
         REPLAY_EXPORT,
+        SHARE_STATS,
     )
 }
 

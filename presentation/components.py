@@ -137,6 +137,12 @@ def table_controls(table: Table) -> Controls | None:
     return None
 
 
+def share_controls(guild_id: int, user_id: int) -> Controls:
+    """Share: what the asker saw alone, posted for the channel."""
+    share = button(actions.SHARE_STATS.id(guild_id, user_id), _("Share in the channel"))
+    return Controls([share])
+
+
 def leaderboard_controls(guild_id: int, order: str, page: int, pages: int) -> Controls:
     """Previous and Next, where there is more than one page (an empty or a short
     board would show two buttons that lead nowhere)."""

@@ -106,7 +106,8 @@ async def test_opening_the_hand_again_retires_the_older_message(
     await bot.game.tasks.wait_idle()
     assert older is not None and p1.view is not None and older.id != p1.view.id
     retired = server.emu.message(server.channel, older.id)
-    assert retired is not None and "another message now: that one follows the game" in retired.text()
+    assert retired is not None
+    assert "another message now: that one follows the game" in retired.text()
     assert not any(":pick:" in (b["custom_id"] or "") for b in retired.buttons())
 
 

@@ -96,6 +96,12 @@ async def test_two_matches_through_the_ui_set_the_rating_order(
     stats = await server.bob.slash(server.channel, "rummy stats")
     assert "Rating · Season 1" in stats.text() and "provisional (2/5 matches)" in stats.text()
     assert "Trend" in stats.text()
+    # Only Bob sees them, until he shares them with the channel.
+    assert stats.ephemeral and stats.message is not None
+    shared = await server.bob.click(stats.message, label="Share in the channel")
+    assert not shared.ephemeral and shared.message is not None
+    assert "Rating · Season 1" in shared.text() and "Rummy stats — Bob" in shared.text()
+    assert shared.message in server.cat.visible_messages(server.channel)
 
 
 async def test_history_pages_and_a_hand_replays_and_exports(
