@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import discord
+
 from engine import (
     Card,
     Discard,
@@ -76,6 +78,12 @@ class Choices:
             elif isinstance(action, Discard) and len(selected) == 1 and action.card in chosen:
                 discard = action
         return cls(meld, tuple(lay_offs[:MAX_LAY_OFF_BUTTONS]), discard)
+
+
+def _lit(style: discord.ButtonStyle, playable: bool) -> int:
+    """A move's colour while it can be played; grey while it cannot, as a dim
+    green beside a lit one is hard to tell apart, on a phone above all."""
+    return style.value if playable else SECONDARY.value
 
 
 def button(
@@ -239,6 +247,9 @@ class HandLayout:
         buttons = []
         for card in hand:
             emoji = self.faces.component_emoji(card, four_colour=self.four_colour)
+            shown = "" if emoji is not None else card_text(card)
+            # Picked blue, just drawn green, the rest grey; a tick beside each
+            # picked face made rows wrap at phone width.
             if card.code in selected:
                 style = PRIMARY
             elif card.code == fresh:
@@ -248,7 +259,7 @@ class HandLayout:
             buttons.append(
                 button(
                     actions.PICK.id(self.scope, f"{self.hand_number}.{card.code}"),
-                    "" if emoji is not None else card_text(card),
+                    shown,
                     style.value,
                     disabled=not enabled,
                     emoji=emoji,
@@ -281,7 +292,7 @@ class HandLayout:
             button(
                 actions.MELD.id(self.scope, arg),
                 _("Meld"),
-                SUCCESS.value,
+                _lit(SUCCESS, choices.meld is not None),
                 disabled=choices.meld is None,
             )
         ]
@@ -296,8 +307,8 @@ class HandLayout:
             ]
         else:
             moves.append(
-                button(actions.LAY_OFF.id(self.scope, f"{arg}.0"), _("Lay off"), SUCCESS.value,
-                       disabled=True)
+                button(actions.LAY_OFF.id(self.scope, f"{arg}.0"), _("Lay off"),
+                       SECONDARY.value, disabled=True)
             )
         label = (
             _("Discard {card}", card=card_text(selected[0]))
@@ -308,7 +319,7 @@ class HandLayout:
             button(
                 actions.DISCARD.id(self.scope, arg),
                 label,
-                DANGER.value,
+                _lit(DANGER, choices.discard is not None),
                 disabled=choices.discard is None,
             )
         )

@@ -231,3 +231,22 @@ def test_the_others_moves_are_listed_once_there_are_any_and_an_empty_pile_says_s
     assert "So far this hand" in shown_text(hand_layout(table, "2", CardFaces()))
     assert piles_text(None, 0, "🂠", 31) == "**Discard** empty  ·  **Stock** 🂠 31 cards"
     assert piles_text("K♠", 1, "🂠", 30) == "**Discard** K♠ (1 card)  ·  **Stock** 🂠 30 cards"
+
+
+def test_picked_cards_are_blue_and_dim_moves_are_grey() -> None:
+    table = dealt_as("4H 5H 6H KD", stock="9S 9D", discard="AC")
+    assert table.match is not None
+    table.match.apply("1", DrawStock())
+    table.changes += 1
+    table.selections["1"] = ["4H", "5H", "KD"]
+    layout = hand_layout(table, "1", ALL_EMOJI)
+    picked = {b["custom_id"].rsplit(".", 1)[1]: b for b in card_buttons(layout)}
+    assert all(picked[code]["style"] == 1 for code in ("4H", "5H", "KD"))
+    assert picked["6H"]["style"] == 2 and "label" not in picked["6H"]  # the face alone
+    moves = {b["label"]: b for b in buttons(layout) if ":pick:" not in b["custom_id"]}
+    assert moves["Meld"]["disabled"] and moves["Meld"]["style"] == 2  # grey, not dim green
+    assert moves["Discard"]["disabled"] and moves["Discard"]["style"] == 2
+    table.selections["1"] = ["4H", "5H", "6H"]
+    lit = {b["label"]: b for b in buttons(hand_layout(table, "1", CardFaces()))
+           if ":pick:" not in b["custom_id"]}
+    assert not lit["Meld"]["disabled"] and lit["Meld"]["style"] == 3  # green
