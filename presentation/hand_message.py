@@ -150,7 +150,8 @@ class HandLayout:
         parts += self.card_rows(hand, selected_codes, enabled=playing)
         if my_turn:
             parts.append(row(self.moves(selected)))
-            why = self.why_not(selected) if playing else None
+            # A refusal just shown above says it already.
+            why = self.why_not(selected) if playing and not note else None
             if why:
                 parts.append(text(f"-# ✋ {why}"))
         parts.append(row(self.tools(mode)))

@@ -250,3 +250,15 @@ def test_picked_cards_are_blue_and_dim_moves_are_grey() -> None:
     lit = {b["label"]: b for b in buttons(hand_layout(table, "1", CardFaces()))
            if ":pick:" not in b["custom_id"]}
     assert not lit["Meld"]["disabled"] and lit["Meld"]["style"] == 3  # green
+
+
+def test_a_refusal_in_the_message_is_not_said_twice() -> None:
+    table = dealt_as("7S 8S 10S KD KC", stock="9D 5C", discard="JD")
+    assert table.match is not None
+    table.match.apply("1", DrawStock())
+    table.changes += 1
+    table.selections["1"] = ["7S", "8S", "10S"]
+    reason = why_line(hand_layout(table, "1", CardFaces()))
+    assert reason is not None
+    refused = hand_layout(table, "1", CardFaces(), note=f"⚠️ {reason}")
+    assert why_line(refused) is None and shown_text(refused).count(reason) == 1
