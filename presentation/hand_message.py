@@ -37,8 +37,8 @@ from .card_emoji import CardFaces
 from .components import DANGER, PRIMARY, SECONDARY, SUCCESS, Component, option, select
 from .explain import explain
 from .i18n import LANGUAGES, N_, _, card_text, n_, number
-from .layouts import Layout, container, row, separator, text
-from .render import log_text, piles_text
+from .layouts import Layout, container, row, section, separator, text
+from .render import EVENT_LINES, log_text, piles_text
 
 # Accent colours of the message: your move; someone else's; the hand is over.
 YOUR_TURN = 0x3BA55C
@@ -50,6 +50,7 @@ SINCE_LINES = 8
 # A selection fits at most this many melds at once (a set of its rank and runs
 # of its suit at either end); each gets its own Lay off button.
 MAX_LAY_OFF_BUTTONS = 3
+DRAW_STOCK_LINE = EVENT_LINES["draw_stock"]
 
 
 def sorted_hand(cards: Sequence[Card], mode: str) -> list[Card]:
@@ -137,17 +138,23 @@ class HandLayout:
         playing = my_turn and view.phase is Phase.PLAY
         parts: list[Component | None] = [text(f"{self.heading()}\n{self.status()}")]
         if not playing:
-            # The card buttons are greyed out until the player may pick: the
-            # hand is shown plainly above them. While picking, the buttons are
-            # the hand, and a second copy would only lengthen every answer.
+            # The hand is shown once: as faces until the player may pick, then
+            # as the buttons that pick. Greyed-out card buttons under the faces
+            # doubled the hand and made the message taller than a phone screen.
             parts.append(text(self.cards(hand) if hand else _("*No cards left.*")))
         parts += [separator(), text(self.piles()), text(self.melds())]
         since = self.since_last_turn()
         if since:
-            parts.append(text(since))
+            # The whole log beside the latest of it, where a player reading the
+            # moves looks for more; the row of tools then fits a phone.
+            log = button(actions.FULL_LOG.id(self.scope, str(self.hand_number)),
+                         # Translators: a button that shows every move of the hand so far.
+                         _("Log"), SECONDARY.value)
+            parts.append(section(since, log))
         if note:
             parts.append(text(f"> {note}"))
-        parts += self.card_rows(hand, selected_codes, enabled=playing)
+        if playing:
+            parts += self.card_rows(hand, selected_codes)
         if my_turn:
             parts.append(row(self.moves(selected)))
             # A refusal just shown above says it already.
@@ -160,14 +167,10 @@ class HandLayout:
 
     # --- the text ---------------------------------------------------------------------
     def heading(self) -> str:
+        # One line: the hand's number is on the table, and Discord itself says
+        # under the message that only its reader sees it.
         count = n_("{n} card", "{n} cards", len(self.view.hand))
-        hand = number(self.hand_number)
-        if self.table.rules.hands is not None:
-            which = _("Hand {number} of {hands} · only you see this", number=hand,
-                      hands=number(self.table.rules.hands))
-        else:
-            which = _("Hand {number} · only you see this", number=hand)
-        return "### " + _("Your hand · {count}", count=count) + "\n-# " + which
+        return "### " + _("Your hand · {count}", count=count)
 
     def status(self) -> str:
         view = self.view
@@ -234,16 +237,24 @@ class HandLayout:
         start = end
         while start and entries[start - 1][0] != self.key:
             start -= 1
-        lines = [log_text(line) for _by, line in entries[start:end]][-SINCE_LINES:]
-        if all(by is None for by, _line in entries[start:end]):
+        window = entries[start:end]
+        if all(by is None for by, _line in window):
             return ""  # the deal alone: nobody has moved yet
+        # A draw from the stock says nothing once that player has moved again
+        # (their discard shows they drew): dropping it keeps a full round of
+        # six players within a phone screen.
+        shown = [
+            line
+            for index, (by, line) in enumerate(window)
+            if line.message != DRAW_STOCK_LINE
+            or not any(later == by for later, _line in window[index + 1 :])
+        ]
+        lines = [log_text(line) for line in shown][-SINCE_LINES:]
         heading = _("**Since your last turn**") if start else _("**So far this hand**")
         return heading + "\n" + "\n".join(f"-# {line}" for line in lines)
 
     # --- the controls -----------------------------------------------------------------
-    def card_rows(
-        self, hand: Sequence[Card], selected: set[str], *, enabled: bool
-    ) -> list[Component | None]:
+    def card_rows(self, hand: Sequence[Card], selected: set[str]) -> list[Component | None]:
         fresh = self.table.fresh_cards.get(self.key)
         buttons = []
         for card in hand:
@@ -262,7 +273,6 @@ class HandLayout:
                     actions.PICK.id(self.scope, f"{self.hand_number}.{card.code}"),
                     shown,
                     style.value,
-                    disabled=not enabled,
                     emoji=emoji,
                 )
             )
@@ -352,10 +362,9 @@ class HandLayout:
         arg = str(self.hand_number)
         sort_label = _("Sort by suit") if mode == "rank" else _("Sort by rank")
         tools = [
+            # No Refresh: the message follows the game by itself. Three tools fit
+            # a row at phone width, where five wrapped.
             button(actions.SORT.id(self.scope, arg), sort_label, SECONDARY.value),
-            button(actions.REFRESH.id(self.scope, arg), _("Refresh"), SECONDARY.value),
-            # Translators: a button that shows every move of the hand so far.
-            button(actions.FULL_LOG.id(self.scope, arg), _("Log"), SECONDARY.value),
             button(actions.SETTINGS.id(self.scope, arg), "⚙", SECONDARY.value),
         ]
         autopilot = self.table.seat(self.key).autopilot

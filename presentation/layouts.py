@@ -18,7 +18,7 @@ from .components import Component, Controls
 MAX_COMPONENTS = 40
 MAX_TEXT = 4000
 
-CONTAINER, TEXT, SEPARATOR, ACTION_ROW = 17, 10, 14, 1
+CONTAINER, TEXT, SEPARATOR, ACTION_ROW, SECTION = 17, 10, 14, 1, 9
 
 
 class Layout:
@@ -59,6 +59,11 @@ def container(*children: Component | None, accent: int | None = None) -> Compone
 
 def text(content: str) -> Component:
     return {"type": TEXT, "content": content}
+
+
+def section(content: str, accessory: Component) -> Component:
+    """Text with a button (or a picture) beside it, on its right."""
+    return {"type": SECTION, "components": [text(content)], "accessory": accessory}
 
 
 def separator(*, divider: bool = True, large: bool = False) -> Component:

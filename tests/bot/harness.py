@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from bot import RummyBot
-from engine import Card, Hand, Match, fits_meld, hand_points, parse_cards
+from engine import Card, Hand, Match, RummyError, fits_meld, full_deck, hand_points, parse_cards
 from engine.melds import meld_options
 from presentation.actions import (
     DISCARD,
@@ -23,12 +23,15 @@ from presentation.actions import (
     HINT,
     LAY_OFF,
     MELD,
+    PICK,
     RECLAIM,
     REFRESH,
     SETTINGS,
     SHOW_HAND,
+    SORT,
     TAKE,
 )
+from presentation.card_faces import emoji_name
 from tables import Table
 from tables.records import live_table
 from tests.fakediscord import Actor, FakeDiscord
@@ -87,6 +90,25 @@ ACTION_OF_LABEL = {
 }
 
 
+# A card face in a message's text, by its emoji's name (any deck the bot draws).
+CARD_OF_EMOJI = {
+    emoji_name(card, four_colour=four): card.code
+    for card in full_deck()
+    for four in (False, True)
+}
+
+
+def card_in_text(token: str) -> str | None:
+    """The card code a word of a message stands for: a card face (``<:name:id>``)
+    or a card written out (``10♥``); None for any other word."""
+    if token.startswith("<:") and token.endswith(">"):
+        return CARD_OF_EMOJI.get(token[2:].split(":", 1)[0])
+    try:
+        return Card.parse(token).code
+    except RummyError:
+        return None
+
+
 def card_of_pick(button: dict[str, Any]) -> str:
     """The card code a card button stands for (its custom id ends with hand.code)."""
     return str(button["custom_id"]).rsplit(".", 1)[1]
@@ -143,15 +165,38 @@ class TablePlayer:
         ]
         return offered if len(offered) > 1 else None
 
+    def _shown_hand(self) -> list[str] | None:
+        """The card codes the hand view shows as the player's hand, in order: its
+        card buttons while picking, else the row of faces under the heading."""
+        picks = self._picks()
+        if picks:
+            return [card_of_pick(b) for b in picks]
+        shown = self._hand_view().text_displays()
+        if len(shown) < 2:
+            return None
+        codes = [card_in_text(token) for token in shown[1].split()]
+        if not codes or None in codes:
+            return None
+        return [code for code in codes if code is not None]
+
     def has_hand_view(self) -> bool:
         """False once the view shows the hand's result instead of cards."""
-        return bool(self._picks())
+        return self._shown_hand() is not None
 
     def hand(self) -> list[str]:
         """Card codes shown in the hand view, in their order."""
-        picks = self._picks()
-        assert picks, "the hand view shows no cards"
-        return [card_of_pick(b) for b in picks]
+        codes = self._shown_hand()
+        assert codes, "the hand view shows no cards"
+        return codes
+
+    def pick_id(self, code: str) -> str:
+        """The custom id of the card button for ``code``: the view's own while the
+        player picks, else the one a view of a moment ago showed (a stale click)."""
+        for button in self._picks():
+            if card_of_pick(button) == code:
+                return str(button["custom_id"])
+        sort = next(b for b in self._hand_view().buttons() if f":{SORT.name}:" in b["custom_id"])
+        return str(sort["custom_id"]).replace(f":{SORT.name}:", f":{PICK.name}:") + f".{code}"
 
     def picked(self) -> list[str]:
         return [card_of_pick(b) for b in self._picks() if b["style"] == PICKED_STYLE]

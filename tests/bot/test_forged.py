@@ -58,9 +58,9 @@ async def test_a_hand_control_forged_onto_the_table_never_shows_a_hand(
     bot, first, _ = await heads_up(server, launch)
     await first.open_hand()
     assert first.view is not None
-    refresh_id = first.view.button("Refresh")["custom_id"]
+    sort_id = first.view.button("Sort by suit")["custom_id"]
     table = table_message(server.emu, server.channel)
-    forged = await first.actor.forge_click(table, refresh_id)
+    forged = await first.actor.forge_click(table, sort_id)
     assert forged.ephemeral and "not one I recognise" in forged.text()
     # The player's next move must not redraw their hand onto the public message.
     await first.draw()

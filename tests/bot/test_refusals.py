@@ -28,19 +28,16 @@ async def test_refusals_change_nothing(server: Server, launch: LaunchBot) -> Non
     await p2.open_hand()
     before = state(bot, server)
 
-    shown = [p.others_messages() for p in (p1, p2)]
-
-    # Not your turn: a card picked on a stale view (its buttons are off).
-    card = next(b for b in p2._picks())
-    early = await p2.actor.click(p2.view, custom_id=card["custom_id"], allow_disabled=True)
-    assert in_place(early, p2)
-    assert f"Not your turn yet: {p1.actor.name} is playing" in early.text()
-    # Picking before drawing.
-    undrawn = await p1.actor.click(
-        p1.view, custom_id=p1._picks()[0]["custom_id"], allow_disabled=True
-    )
-    assert in_place(undrawn, p1) and "Draw first" in undrawn.text()
+    # The message shows no card buttons until the player may pick: a card
+    # click now (not your turn, or before drawing) is one no message offers.
+    assert p1._picks() == [] and p2._picks() == []
+    assert p1.view is not None and p2.view is not None
+    early = await p2.actor.forge_click(p2.view, p2.pick_id(p2.hand()[0]))
+    undrawn = await p1.actor.forge_click(p1.view, p1.pick_id(p1.hand()[0]))
+    for refused in (early, undrawn):
+        assert refused.ephemeral and "not one I recognise" in refused.text()
     assert state(bot, server) == before
+    shown = [p.others_messages() for p in (p1, p2)]
 
     # Not seated at all: no hand message to show it in.
     stranger = await server.cat.click(table_message(server.emu, server.channel), label="Show hand")
@@ -129,7 +126,10 @@ async def test_stale_buttons_from_an_earlier_hand(server: Server, launch: Launch
     # A hand view left over from hand 1 comes back to life in hand 2.
     assert hand_one_view is not None
     stale = await p2.actor.click(hand_one_view, label="Show my hand here")
-    assert stale.type == 7 and "Hand 2" in stale.text()
+    assert stale.type == 7 and stale.message is not None
+    p2.view = stale.message
+    assert table.match is not None
+    assert sorted(p2.hand()) == sorted(c.code for c in table.match.hand.hand_of(p2.key))
 
 
 async def test_end_command_needs_host_or_moderator(server: Server, launch: LaunchBot) -> None:

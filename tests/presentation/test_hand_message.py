@@ -27,6 +27,7 @@ def buttons(layout: Layout) -> list[dict[str, Any]]:
             if item.get("type") == 2:
                 found.append(item)
             walk(item.get("components", []))
+            walk([item["accessory"]] if "accessory" in item else [])
 
     walk(layout.items)
     return found
@@ -78,11 +79,12 @@ def test_the_draw_phase_offers_only_drawing() -> None:
         f"Take {table.match.hand.discard_top.display}": True,  # type: ignore[union-attr]
         "💡 Hint": True,
         "Sort by suit": True,
-        "Refresh": True,
-        "Log": True,
         "⚙": True,
     }
-    assert all(b["disabled"] for b in card_buttons(layout))  # draw first
+    # Draw first: the hand is shown once, as faces, with no card to pick yet.
+    assert card_buttons(layout) == []
+    held = table.match.hand.hand_of("1")  # type: ignore[union-attr]
+    assert all(card.display in shown_text(layout) for card in held)
     assert "Your turn" in shown_text(layout)
 
 
@@ -120,18 +122,29 @@ def test_cards_are_emojis_when_the_bot_has_them_and_text_otherwise() -> None:
     own = table.match.hand.hand_of("2")  # type: ignore[union-attr]
     text_only = hand_layout(table, "2", CardFaces())
     assert all(card.display in shown_text(text_only) for card in own)
-    assert all(b["label"] for b in card_buttons(text_only)) and "<:" not in shown_text(text_only)
+    assert "<:" not in shown_text(text_only)
     pictured = hand_layout(table, "2", ALL_EMOJI)
     assert all(card.display not in shown_text(pictured) for card in own)
-    assert all("label" not in b and b["emoji"]["id"] for b in card_buttons(pictured))
     assert "<:" in shown_text(pictured)
+    # While picking, the card buttons are the hand: faces too, or text without them.
+    match = table.match
+    assert match is not None
+    match.apply("1", DrawStock())
+    held = match.hand.hand_of("1")
+    picking = card_buttons(hand_layout(table, "1", CardFaces()))
+    assert [b["label"] for b in picking] and all(b["label"] for b in picking)
+    assert len(picking) == len(held)
+    pictured_picks = card_buttons(hand_layout(table, "1", ALL_EMOJI))
+    assert all("label" not in b and b["emoji"]["id"] for b in pictured_picks)
 
 
 def test_waiting_players_see_whose_turn_it_is_and_no_moves() -> None:
     table = playing_table()
     layout = hand_layout(table, "2", CardFaces())
     assert "Waiting for **Ann**" in shown_text(layout)
-    assert set(labels(layout)) == {"Sort by suit", "Refresh", "Log", "⚙"}
+    # Nothing has happened but the deal: no log to open yet.
+    assert set(labels(layout)) == {"Sort by suit", "⚙"}
+    assert card_buttons(layout) == []  # the hand once, as faces
 
 
 def test_the_largest_hand_message_stays_within_discords_limits() -> None:
@@ -228,7 +241,14 @@ def test_the_others_moves_are_listed_once_there_are_any_and_an_empty_pile_says_s
     assert "So far this hand" not in waiting and "Since your last turn" not in waiting
     table.note("{who} drew from the stock", "1", who="Ann")
     table.changes += 1
-    assert "So far this hand" in shown_text(hand_layout(table, "2", CardFaces()))
+    layout = hand_layout(table, "2", CardFaces())
+    assert "So far this hand" in shown_text(layout) and "Ann drew" in shown_text(layout)
+    assert "Log" in labels(layout)  # the whole log, beside the moves
+    # Once Ann has moved again, her draw goes without saying: her discard shows it.
+    table.note("{who} discarded {cards}", "1", who="Ann", cards="KD")
+    table.changes += 1
+    said = shown_text(hand_layout(table, "2", CardFaces()))
+    assert "Ann discarded K♦" in said and "Ann drew" not in said
     assert piles_text(None, 0, "🂠", 31) == "**Discard** empty  ·  **Stock** 🂠 31 cards"
     assert piles_text("K♠", 1, "🂠", 30) == "**Discard** K♠ (1 card)  ·  **Stock** 🂠 30 cards"
 
