@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.actions import (
     Action,
@@ -34,7 +34,7 @@ from engine.hand import Hand
 from engine.rules import HouseRules
 from engine.state import Event
 
-__all__ = ["HandTape", "Move", "decode_move", "encode_move", "parse_moves"]
+__all__ = ["HandTape", "Move", "Turn", "decode_move", "encode_move", "parse_moves"]
 
 Move = tuple[str, Action]
 """A move: the player who made it, and the action."""
@@ -97,6 +97,13 @@ def parse_moves(players: Sequence[str], text: str) -> list[Move]:
     return moves
 
 
+class Turn(NamedTuple):
+    """Where a turn of a hand began: the moves made before it, and whose turn it was."""
+
+    step: int
+    player: str
+
+
 @dataclass(frozen=True)
 class HandTape:
     """A hand as dealt and the moves made in it, in order."""
@@ -137,6 +144,16 @@ class HandTape:
         hand = self.at(step - 1)
         player, action = self.moves[step - 1]
         return hand, hand.apply(player, action)
+
+    def turns(self) -> tuple[Turn, ...]:
+        """The hand's turns in order. A turn begins with its draw, from the stock or
+        the discard pile, and no other move draws: so a turn begins at every draw,
+        and the first at the deal."""
+        return tuple(
+            Turn(step, player)
+            for step, (player, action) in enumerate(self.moves)
+            if isinstance(action, DrawStock | TakeDiscard)
+        )
 
     def final(self) -> Hand:
         """The hand after every move."""

@@ -1,6 +1,6 @@
 """`/rummy history` and `/rummy replay`: the server's recorded matches, a
 match's summary with its score chart, a finished hand stepped through move by
-move, and its export for ``python -m engine.replay``.
+move or turn by turn, and its export for ``python -m engine.replay``.
 
 Everything here only reads: the answers are ephemeral (only the member who
 asked sees them, and paging or stepping edits that one message in place),
@@ -26,6 +26,7 @@ from presentation.actions import ComponentId
 from presentation.card_emoji import CardFaces
 from presentation.history import (
     PER_PAGE,
+    ReplayAt,
     history_controls,
     history_embed,
     replay_controls,
@@ -88,6 +89,7 @@ class History:
         handlers.server_wide[actions.HISTORY_MATCH] = self.open_match
         handlers.server_wide[actions.REPLAY_HAND] = self.open_hand
         handlers.server_wide[actions.REPLAY_STEP] = self.step
+        handlers.server_wide[actions.REPLAY_TURN] = self.jump_to_turn
         handlers.server_wide[actions.REPLAY_EXPORT] = self.export
 
     # --- the list ---------------------------------------------------------------------
@@ -230,6 +232,38 @@ class History:
         if tape is not None:
             await self._show(interaction, tape, step, new_message=False)
 
+    async def jump_to_turn(self, interaction: Interaction, parsed: ComponentId) -> None:
+        """A pick in a select of turns (or of pages of turns): the start of that turn.
+
+        The router lets through only ids the clicked message shows, but not the
+        values picked, which a modified client makes up as it likes."""
+        numbers = _parse_ints(parsed.arg, 2)
+        if not self._here(interaction, parsed) or numbers is None:
+            await refuse(interaction, _(OTHER_SERVERS_REPLAY))
+            return
+        values = _values(interaction)
+        wanted = _whole_number(values[0]) if len(values) == 1 else None
+        if wanted is None:
+            await refuse(interaction, _("Pick one turn from the list."))
+            return
+        tape = await self._tape(interaction, *numbers)
+        if tape is None:
+            return
+        turns = tape.tape.turns()
+        if not 1 <= wanted <= len(turns):
+            await refuse(
+                interaction,
+                _(
+                    "Hand {number} of match #{id} has turns 1 to {last}, not {turn}.",
+                    number=tape.number,
+                    id=tape.match_id,
+                    last=len(turns),
+                    turn=wanted,
+                ),
+            )
+            return
+        await self._show(interaction, tape, turns[wanted - 1].step, new_message=False)
+
     async def export(self, interaction: Interaction, parsed: ComponentId) -> None:
         numbers = _parse_ints(parsed.arg, 2)
         if not self._here(interaction, parsed) or numbers is None:
@@ -318,10 +352,11 @@ class History:
             await refuse(interaction, _("That hand's moves do not replay: it cannot be shown."))
             return
         assert interaction.guild_id is not None
-        embed = replay_embed(
-            tape.match_id, tape.number, step, steps, hand, events, tape.names, self.faces
+        at = ReplayAt(
+            interaction.guild_id, tape.match_id, tape.number, step, steps, tape.tape.turns()
         )
-        controls = replay_controls(interaction.guild_id, tape.match_id, tape.number, step, steps)
+        embed = replay_embed(at, hand, events, tape.names, self.faces)
+        controls = replay_controls(at, tape.names)
         if new_message:
             await callbacks.send_message(
                 interaction, embed=embed, controls=controls, ephemeral=True
@@ -337,6 +372,15 @@ class History:
 def parsed_guild(interaction: Interaction) -> int:
     assert interaction.guild_id is not None
     return interaction.guild_id
+
+
+def _whole_number(text: str) -> int | None:
+    """A number as a select sends it, or None for any other text: ASCII digits
+    only (``int`` would take "٣", and ``str.isdigit`` passes "²", which it refuses),
+    and few of them (a select's own values are at most a few digits)."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 9:
+        return None
+    return int(text)
 
 
 def _values(interaction: Interaction) -> list[str]:

@@ -8,17 +8,20 @@ decided in ``flows.history`` from the database.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import discord
 
 from db import HistoryEntry, HistoryPage, HistorySeat, MatchSummary
 from engine import Event, Hand, sort_by_rank
+from engine.tape import Turn
 from tables.names import plain_name, shown_name
 
 from . import actions
 from .card_emoji import CardFaces
-from .components import PRIMARY, SECONDARY, Controls, button, option, select
+from .components import PRIMARY, SECONDARY, Component, Controls, button, option, select
 from .i18n import N_, _, n_, number
 from .render import describe_meld, event_line, log_text
 
@@ -29,6 +32,8 @@ EMBED_TEXT = 5800
 FIELD = 1024
 OPTION_LABEL = 100
 MAX_OPTIONS = 25
+# A replay's select lists this many turns at a time (Discord's most options).
+TURNS_PER_PAGE = MAX_OPTIONS
 
 
 def ordinal_place(place: int) -> str:
@@ -185,44 +190,75 @@ def summary_controls(guild_id: int, summary: MatchSummary) -> Controls | None:
 
 
 # --- a step of a replay --------------------------------------------------------------------
+@dataclass(frozen=True)
+class ReplayAt:
+    """Where a replay stands: a hand of a match of a server, the step shown of its
+    ``steps`` (step n: after the hand's first n moves), and where each of its turns
+    began (``HandTape.turns``)."""
+
+    guild_id: int
+    match_id: int
+    hand_number: int
+    step: int
+    steps: int
+    turns: Sequence[Turn] = ()
+
+    @property
+    def turn(self) -> int:
+        """The turn under way at this step, from 1 (0 only for a hand without moves)."""
+        return bisect_right([t.step for t in self.turns], self.step)
+
+    def turn_before(self) -> int | None:
+        """The latest turn begun before this step: the current one once past its
+        start, else the one before; None at the deal."""
+        return bisect_left([t.step for t in self.turns], self.step) or None
+
+    def turn_after(self) -> int | None:
+        """The first turn to begin after this step, or None in the last turn."""
+        begun = bisect_right([t.step for t in self.turns], self.step)
+        return begun + 1 if begun < len(self.turns) else None
+
+
 def replay_embed(
-    match_id: int,
-    hand_number: int,
-    step: int,
-    steps: int,
+    at: ReplayAt,
     hand: Hand,
     events: Sequence[Event],
     names: Mapping[str, str],
     faces: CardFaces,
 ) -> discord.Embed:
     """The hand at one step, every hand shown (the hand is over, nothing is private)."""
-    embed = _replay_embed(match_id, hand_number, step, steps, hand, events, names, faces)
+    embed = _replay_embed(at, hand, events, names, faces)
     if len(embed) > EMBED_TEXT:  # card emojis are long: fall back to text cards
-        embed = _replay_embed(match_id, hand_number, step, steps, hand, events, names, CardFaces())
+        embed = _replay_embed(at, hand, events, names, CardFaces())
     return embed
 
 
 def _replay_embed(
-    match_id: int,
-    hand_number: int,
-    step: int,
-    steps: int,
+    at: ReplayAt,
     hand: Hand,
     events: Sequence[Event],
     names: Mapping[str, str],
     faces: CardFaces,
 ) -> discord.Embed:
     done = [log_text(line) for line in (event_line(e, names) for e in events) if line]
-    if step == 0:
+    if at.step == 0:
         move = _("The deal: {who} plays first.", who=names.get(hand.turn or "", "?"))
     else:
         move = "; ".join(done) or "—"
+    where = ""
+    if at.turn:
+        whose = at.turns[at.turn - 1].player
+        where = _("**Turn {turn} of {turns}** · {player}", turn=number(at.turn),
+                  turns=number(len(at.turns)), player=shown_name(names.get(whose, whose)))
+        where += "\n"
     embed = discord.Embed(
         title=_(
-            "Replay · match #{match}, hand {number}", match=match_id, number=number(hand_number)
+            "Replay · match #{match}, hand {number}",
+            match=at.match_id,
+            number=number(at.hand_number),
         ),
-        description=_("**Move {step} of {steps}:** {move}", step=number(step),
-                      steps=number(steps), move=move),
+        description=where + _("**Move {step} of {steps}:** {move}", step=number(at.step),
+                              steps=number(at.steps), move=move),
         colour=COLOUR,
     )
     for player in hand.players:
@@ -249,27 +285,108 @@ def _replay_embed(
     return embed
 
 
-def replay_controls(
-    guild_id: int, match_id: int, hand_number: int, step: int, steps: int
-) -> Controls:
-    """⏮ ◀ ▶ ⏭, and the export. Each id says the step it shows, and which button
-    it is, so the four never share an id."""
-    step_id = actions.REPLAY_STEP.id
+def replay_controls(at: ReplayAt, names: Mapping[str, str]) -> Controls:
+    """A row for each way of moving, for a phone's width: by move ⏮ ◀ ▶ ⏭ (the
+    main row); by turn ⏪ and ⏩, each naming the turn it goes to; a select of the
+    turns, 25 at a time, and for a longer hand a select of those pages; and, alone
+    at the bottom, the export, which is no move. Five rows at most, Discord's limit."""
+    rows = [_move_row(at)]
+    if len(at.turns) > 1:
+        rows += [_turn_row(at), [_turn_select(at, names)]]
+        if len(at.turns) > TURNS_PER_PAGE:
+            rows.append([_page_select(at)])
+    export = actions.REPLAY_EXPORT.id(at.guild_id, f"{at.match_id}.{at.hand_number}")
+    rows.append([button(export, _("Export JSON"))])
+    return Controls(*rows)
 
-    def to(target: int, which: str) -> str:
-        return step_id(guild_id, f"{match_id}.{hand_number}.{max(0, min(target, steps))}.{which}")
 
-    return Controls(
-        [
-            button(to(0, "f"), "⏮", SECONDARY, disabled=step <= 0),
-            button(to(step - 1, "p"), "◀", PRIMARY, disabled=step <= 0),
-            button(to(step + 1, "n"), "▶", PRIMARY, disabled=step >= steps),
-            button(to(steps, "l"), "⏭", SECONDARY, disabled=step >= steps),
-            button(
-                actions.REPLAY_EXPORT.id(guild_id, f"{match_id}.{hand_number}"), _("Export JSON")
-            ),
-        ]
+def _step_id(at: ReplayAt, target: int, which: str) -> str:
+    """A step button's id: the step it shows, and which button it is, so that two
+    buttons going to the same step never share an id."""
+    target = max(0, min(target, at.steps))
+    return actions.REPLAY_STEP.id(
+        at.guild_id, f"{at.match_id}.{at.hand_number}.{target}.{which}"
     )
+
+
+def _move_row(at: ReplayAt) -> list[Component]:
+    step, steps = at.step, at.steps
+    return [
+        button(_step_id(at, 0, "f"), "⏮", SECONDARY, disabled=step <= 0),
+        button(_step_id(at, step - 1, "p"), "◀", PRIMARY, disabled=step <= 0),
+        button(_step_id(at, step + 1, "n"), "▶", PRIMARY, disabled=step >= steps),
+        button(_step_id(at, steps, "l"), "⏭", SECONDARY, disabled=step >= steps),
+    ]
+
+
+def _turn_row(at: ReplayAt) -> list[Component]:
+    before, after = at.turn_before(), at.turn_after()
+    if before is None:
+        back = button(_step_id(at, 0, "tp"), "⏪", disabled=True)
+    else:
+        back = button(_step_id(at, at.turns[before - 1].step, "tp"), f"⏪ {_turn(before)}")
+    if after is None:
+        on = button(_step_id(at, at.steps, "tn"), "⏩", disabled=True)
+    else:
+        on = button(_step_id(at, at.turns[after - 1].step, "tn"), f"{_turn(after)} ⏩")
+    return [back, on]
+
+
+def _turn(turn: int) -> str:
+    # Translators: on the replay's buttons beside ⏪ and ⏩, two to a row on a phone:
+    # keep it short.
+    return _("Turn {number}", number=number(turn))
+
+
+def _page_of(at: ReplayAt) -> int:
+    """The page of turns (from 0) the select shows: the current turn's."""
+    return (max(at.turn, 1) - 1) // TURNS_PER_PAGE
+
+
+def _turn_select(at: ReplayAt, names: Mapping[str, str]) -> Component:
+    first = _page_of(at) * TURNS_PER_PAGE
+    options = [
+        option(
+            _label(
+                _(
+                    "Turn {number} · {player}",
+                    number=number(turn),
+                    player=plain_name(names.get(begun.player, begun.player)),
+                )
+            ),
+            str(turn),
+        )
+        for turn, begun in enumerate(at.turns[first : first + TURNS_PER_PAGE], first + 1)
+    ]
+    jump = actions.REPLAY_TURN.id(at.guild_id, f"{at.match_id}.{at.hand_number}")
+    return select(jump, _("Jump to a turn…"), options)
+
+
+def _page_select(at: ReplayAt) -> Component:
+    """The pages of turns, the current one chosen; picking one goes to its first turn."""
+    turns = len(at.turns)
+    pages = -(-turns // TURNS_PER_PAGE)
+    current = _page_of(at)
+    options = []
+    for page in _window(pages, current, MAX_OPTIONS):
+        first = page * TURNS_PER_PAGE + 1
+        last = min(turns, first + TURNS_PER_PAGE - 1)
+        label = (
+            # Translators: a page of a hand's turns in the replay's select, e.g. "Turns 26–50".
+            _("Turns {first}–{last}", first=number(first), last=number(last))
+            if last > first
+            else _turn(first)
+        )
+        options.append(option(label, str(first), default=page == current))
+    pages_id = actions.REPLAY_TURN.id(at.guild_id, f"{at.match_id}.{at.hand_number}.p")
+    # The current page is always chosen, so this placeholder is seldom seen.
+    return select(pages_id, _("Jump to a turn…"), options)
+
+
+def _window(count: int, current: int, size: int) -> range:
+    """At most ``size`` of ``count`` items, ``current`` among them, near the middle."""
+    start = max(0, min(current - size // 2, count - size))
+    return range(start, min(count, start + size))
 
 
 def _label(text: str) -> str:

@@ -125,7 +125,9 @@ Reply or an id; custom_id matches exactly or as a unique substring; emoji is
 a unicode emoji, a custom emoji's name or id, or ``<:name:id>``).
 ``await alice.select(message, "cards", ["10H", "10S"])`` picks values in the
 select whose custom_id or placeholder contains the name; values must be
-offered and within min/max. ``await alice.submit_modal(reply, {custom_id:
+offered and within min/max. ``forge_click(message, custom_id)`` and
+``forge_select(message, custom_id, values)`` send what a modified client can:
+any id, any values. ``await alice.submit_modal(reply, {custom_id:
 value})`` submits the modal a reply opened. ``await alice.say(channel,
 text)`` posts a plain message. Disabled, missing, link or ambiguous buttons,
 messages someone else's ephemeral, deleted or still "thinking" all raise

@@ -202,6 +202,15 @@ class Actor:
         data = {"custom_id": custom_id, "component_type": comp.BUTTON}
         return await self._component(target, data, f"forged click {custom_id!r} by {self.name}")
 
+    async def forge_select(self, message: Message | Reply | int, custom_id: str,
+                           values: Sequence[str]) -> Reply:
+        """Pick ``values`` of this person's choosing in a string select with ``custom_id``,
+        whether or not the message offers them: what a modified client can send."""
+        target = self._visible_message(message)
+        data = {"custom_id": custom_id, "component_type": comp.STRING_SELECT,
+                "values": list(values)}
+        return await self._component(target, data, f"forged select {list(values)} by {self.name}")
+
     async def select(self, message: Message | Reply | int, select: str,
                      values: Sequence[str | Actor | User | Channel | Role], *,
                      allow_disabled: bool = False) -> Reply:

@@ -113,6 +113,14 @@ async def test_ephemeral_select_only_for_its_owner(scene: Scene) -> None:
     assert hand.content == "You picked 10H 10S 10D" and hand.components == []
 
 
+async def test_a_forged_select_value_reaches_the_bot(scene: Scene) -> None:
+    hand = await scene.alice.slash(scene.channel, "hand")
+    assert hand.message is not None
+    # What a modified client can send: a value the select never offered.
+    forged = await scene.alice.forge_select(hand.message, "sample:cards", ["AS"])
+    assert forged.type == 7 and hand.content == "You picked AS"
+
+
 async def test_deferred_thinking_is_filled_by_first_followup(scene: Scene) -> None:
     reply = await scene.alice.slash(scene.channel, "slow")
     assert reply.type == 5

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from db import Database
-from engine import HouseRules
+from engine import Discard, HouseRules
 from engine.ai import choose_action
 from engine.replay import run
 from engine.tape import HandTape, decode_move, encode_move
@@ -107,3 +107,21 @@ def test_tapes_survive_a_save_and_are_undone_with_a_change() -> None:
     assert Table.from_dict(table.to_dict()).tapes == table.tapes
     table.restore(snapshot)
     assert table.tapes == []
+
+
+def test_a_tape_knows_where_each_turn_began_and_whose_it_was() -> None:
+    table = playing_table(seed=4, rules=HouseRules(target=60))
+    play_match(table, 4)
+    for taped in table.tapes:
+        players = [seat.key for seat in table.seats]
+        tape = HandTape.read(players, table.rules, taped["dealer"], taped["seed"], taped["moves"])
+        turns = tape.turns()
+        assert turns[0].step == 0 and len(turns) > 1
+        ends = [t.step for t in turns[1:]] + [len(tape.moves)]
+        for turn, end in zip(turns, ends, strict=True):
+            # At its start the hand waits for that player's draw...
+            assert tape.at(turn.step).turn == turn.player
+            # ...and every move until the next turn is theirs, the last a discard
+            # (or, in the hand's last turn, the move that ended it).
+            assert {player for player, _ in tape.moves[turn.step : end]} == {turn.player}
+            assert end == len(tape.moves) or isinstance(tape.moves[end - 1][1], Discard)
