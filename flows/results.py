@@ -1,5 +1,6 @@
 """When a match has been played out: its score chart, posted once in its
-channel with the places, points and rating changes (``presentation.results``).
+channel with the places, points, rating changes and the ratings they came
+to (``presentation.results``).
 
 Called from the table's follow-ups, so only once the result is saved; a
 match ended with ``/rummy end`` or by the sweeper is abandoned, unrated, and
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import discord
 
-from db import Database, StorageError
+from db import Database, HistoryEntry, StorageError
 from presentation.i18n import _, speaking
 from presentation.pacing import RequestBudget
 from presentation.ratings import result_text
@@ -49,14 +50,17 @@ class MatchResults:
 
     async def _post(self, table: Table, *, recorded: bool) -> None:
         entry = None
+        ratings: dict[int, float] = {}
         if recorded:
             try:
                 match_id = await self.db.latest_match(table.channel_id)
                 if match_id is not None:
                     summary = await self.db.match_summary(table.guild_id, match_id)
                     entry = None if summary is None else summary.entry
+                if entry is not None:
+                    ratings = await self._ratings(table.guild_id, entry)
             except StorageError:
-                entry = None  # the chart still goes out, without the ratings
+                pass  # the chart still goes out, with what was read
         # Posted in the table's channel, for everyone: in the table's language.
         with speaking(table.language):
             if entry is None:
@@ -64,5 +68,19 @@ class MatchResults:
             else:
                 title = _("Match #{id}: points after each hand", id=entry.match_id)
             chart = table_chart(table, title)
-            text = result_text(entry)
+            text = result_text(entry, ratings)
         await post_result(self.client, self.budget, table.channel_id, text, chart)
+
+    async def _ratings(self, guild_id: int, entry: HistoryEntry) -> dict[int, float]:
+        """The rating each rated person of the match came to: shown beside its
+        change, so that "+3.3" is seen as a step of a figure they can look up."""
+        found = {}
+        for seat in entry.seats:
+            if seat.user_id is None or seat.rating_change is None:
+                continue
+            profile = await self.db.rating_profile(
+                guild_id, seat.user_id, trend=1, opponents_over=1
+            )
+            if profile.rating is not None:
+                found[seat.user_id] = profile.rating.ordinal
+        return found

@@ -3,7 +3,7 @@ their stats, and the rating changes under a finished match's score chart."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import discord
 
@@ -11,10 +11,24 @@ from db import PROVISIONAL_BELOW, HistoryEntry, Opponent, RatingPage, RatingProf
 from tables.names import shown_name
 
 from .history import ordinal_place, signed
-from .i18n import _, n_, number
+from .i18n import N_, _, n_, number
 from .scores import page_footer
 
 SPARKS = "▁▂▃▄▅▆▇█"
+# How sure a rating is, in words, from its sigma (the model's doubt about the
+# skill: 8.3 for a new player, about 7 after five matches, 5 after twenty-five):
+# the least sigma each wording needs, highest first.
+CERTAINTY: tuple[tuple[float, str], ...] = (
+    # Translators: how sure a player's rating is, under it in their stats.
+    (7.0, N_("Certainty: low (few matches yet)")),
+    (5.0, N_("Certainty: settling")),
+    (0.0, N_("Certainty: sure")),
+)
+# Under a finished match's places, once, when a rating changed.
+RATING_FOOTNOTE = N_(
+    "Rating: a skill estimate from the places of each match, starting at 0; it moves less "
+    "the more matches a player has played."
+)
 
 
 def season_title(season: Season) -> str:
@@ -31,10 +45,10 @@ def rating_embed(page: RatingPage, guild_name: str) -> discord.Embed:
             _("Ranked by rating · {season}", season=season_title(page.season))
             + "\n"
             + n_(
-                "Rating: skill minus three times its uncertainty (openskill); players with "
-                "fewer than {n} match are provisional.",
-                "Rating: skill minus three times its uncertainty (openskill); players with "
-                "fewer than {n} matches are provisional.",
+                "Rating: a skill estimate from the places of each match, cautious while a "
+                "player has played few; players with fewer than {n} match are provisional.",
+                "Rating: a skill estimate from the places of each match, cautious while a "
+                "player has played few; players with fewer than {n} matches are provisional.",
                 PROVISIONAL_BELOW,
             )
         ),
@@ -112,9 +126,18 @@ def add_rating_fields(embed: discord.Embed, profile: RatingProfile) -> None:
         )
         embed.add_field(
             name=title,
-            value=f"**{number(rating.ordinal, 1)}** (μ {number(rating.mu, 1)}, "
-            f"σ {number(rating.sigma, 2)}) · {standing}",
+            value=f"**{number(rating.ordinal, 1)}** · {standing}\n{certainty(rating.sigma)}",
             inline=False,
+        )
+        # The exact figures, in words: an embed's footer is its small print (a
+        # field's value cannot hold -# subtext).
+        embed.set_footer(
+            text=_(
+                "Rating: estimated skill {skill} minus a margin for doubt of {margin}, which "
+                "shrinks with every match; the more matches played, the less the rating moves.",
+                skill=number(rating.mu, 1),
+                margin=number(3 * rating.sigma, 1),
+            )
         )
     if len(profile.trend) > 1:
         change = profile.trend[-1] - profile.trend[0]
@@ -133,14 +156,42 @@ def add_rating_fields(embed: discord.Embed, profile: RatingProfile) -> None:
     embed.add_field(name=_("Worst against"), value=_opponent(profile.worst))
 
 
-def result_text(entry: HistoryEntry | None) -> str:
-    """The line posted with a finished match's chart: places, points, rating changes."""
+def certainty(sigma: float) -> str:
+    """How sure a rating is, in words (``CERTAINTY``)."""
+    return next(_(words) for least, words in CERTAINTY if sigma >= least)
+
+
+def result_text(entry: HistoryEntry | None, ratings: Mapping[int, float] | None = None) -> str:
+    """The text posted with a finished match's chart: a line per player, best
+    first, with their place, points and rating change (with the rating it
+    came to, from ``ratings``: user id to rating, when known), and a footnote
+    saying what the rating is."""
     if entry is None:
         return _("Final scores")
-    seats = sorted(entry.seats, key=lambda s: s.place)
-    parts = []
-    for seat in seats:
-        change = "" if seat.rating_change is None else f" ({signed(seat.rating_change)})"
-        total = number(seat.total or 0)
-        parts.append(f"{ordinal_place(seat.place)} {shown_name(seat.name)} {total}{change}")
-    return _("Match #{match}: {places}", match=entry.match_id, places=" · ".join(parts))
+    known = ratings or {}
+    lines = [_("Match #{match}: final places", match=entry.match_id)]
+    for seat in sorted(entry.seats, key=lambda s: s.place):
+        # Translators: a player's line under a finished match's chart: "1st Ann — 61 points".
+        line = _(
+            "{place} {name} — {points}",
+            place=ordinal_place(seat.place),
+            name=shown_name(seat.name),
+            points=n_("{n} point", "{n} points", seat.total or 0),
+        )
+        if seat.rating_change is not None:
+            after = None if seat.user_id is None else known.get(seat.user_id)
+            line += " · " + _rating_change(seat.rating_change, after)
+        lines.append(line)
+    if any(seat.rating_change is not None for seat in entry.seats):
+        lines.append("-# " + _(RATING_FOOTNOTE))
+    return "\n".join(lines)
+
+
+def _rating_change(change: float, rating: float | None) -> str:
+    if rating is None:
+        # Translators: after a match, e.g. "rating +3.3 this match".
+        return _("rating {change} this match", change=signed(change))
+    # Translators: after a match, e.g. "rating 24.1 (+3.3 this match)".
+    return _(
+        "rating {rating} ({change} this match)", rating=number(rating, 1), change=signed(change)
+    )

@@ -1,8 +1,11 @@
-"""A match's score chart: each player's running total after every hand, as a PNG.
+"""A match's score chart, as a PNG: bars for a match of one hand, a line per
+player for a longer one (``chart_layout`` says where everything goes and why).
 
-Drawn with Pillow, 800x400, small enough to attach to any message (a few
-tens of kilobytes). It is posted once when a match ends and shown again in the
-match summary of the history.
+Painted with Pillow at twice the canvas's size and scaled down, which smooths
+the lines and markers Pillow draws without anti-aliasing, then written with a
+palette of the chart's own colours and their blends with the background: the
+seat colours stay exact and the file small (a few tens of kilobytes), fit to
+attach to any message.
 
     python -m presentation.score_chart OUT.png   (draws an example)
 """
@@ -11,108 +14,147 @@ from __future__ import annotations
 
 import functools
 import io
+import math
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
-from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-from .colours import seat_rgb
-from .i18n import _
+from .chart_layout import (
+    HEIGHT,
+    LINE_WIDTH,
+    MARKER_RADIUS,
+    RGB,
+    WIDTH,
+    Chart,
+    Line,
+    Marker,
+    Point,
+    Series,
+    Text,
+    chart_font,
+    layout,
+    running_totals,
+)
+from .colours import SEAT_COLOURS, seat_rgb
 
-WIDTH, HEIGHT = 800, 400
+__all__ = ["FILENAME", "HEIGHT", "WIDTH", "Series", "chart_font", "draw", "running_totals"]
+
 FILENAME = "scores.png"
-FONT = Path(__file__).resolve().parent / "fonts" / "DejaVuSans.ttf"
 BACKGROUND = (47, 49, 54)  # Discord's dark theme, so the chart sits in the chat
 GRID = (79, 84, 92)
 TEXT = (220, 221, 222)
-LEFT, RIGHT, TOP, BOTTOM = 56, 170, 40, 44
-
-
-@dataclass(frozen=True)
-class Series:
-    """One player's line: their name and running total after each hand."""
-
-    name: str
-    totals: Sequence[int]
-
-
-def running_totals(scores: Sequence[dict[str, int]], keys: Sequence[str]) -> list[list[int]]:
-    """Each key's running total after each hand, from the hands' scores."""
-    lines: list[list[int]] = [[] for _ in keys]
-    for hand in scores:
-        for line, key in zip(lines, keys, strict=True):
-            line.append((line[-1] if line else 0) + hand.get(key, 0))
-    return lines
-
-
-def _nice_step(top: int) -> int:
-    """A round step for about five grid lines up to ``top``."""
-    for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000):
-        if top / step <= 6:
-            return step
-    return max(1, top // 5)
-
-
-@functools.cache
-def chart_font(size: int) -> ImageFont.FreeTypeFont:
-    """DejaVu Sans, shipped with the bot (``presentation/fonts``): Pillow's own
-    font has no letters beyond ASCII, and names and titles come in every
-    language (ł, ã, ß, é)."""
-    return ImageFont.truetype(str(FONT), size)
+DIM = (185, 187, 190)
+SCALE = 2
+# Steps from the background to each colour in the palette: edges that scaling
+# down leaves part one colour, part the background.
+BLENDS = 24
 
 
 def draw(title: str, series: Sequence[Series]) -> bytes:
-    """The chart as PNG bytes. The x axis is the hand number (0: before the first
-    hand), the y axis the running total; the legend names each line's player."""
-    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    """The chart as PNG bytes."""
+    return paint(layout(title, series))
+
+
+def paint(chart: Chart) -> bytes:
+    image = Image.new("RGB", (chart.width * SCALE, chart.height * SCALE), BACKGROUND)
     pen = ImageDraw.Draw(image)
-    font = chart_font(14)
-    small = chart_font(12)
-    hands = max((len(s.totals) for s in series), default=0)
-    top = max([1, *(t for s in series for t in s.totals)])
-    step = _nice_step(top)
-    ceiling = -(-top // step) * step
-    width = WIDTH - LEFT - RIGHT
-    height = HEIGHT - TOP - BOTTOM
-
-    def x_at(hand: int) -> float:
-        return LEFT + width * hand / max(1, hands)
-
-    def y_at(points: int) -> float:
-        return TOP + height * (1 - max(0, points) / ceiling)
-
-    pen.text((LEFT, 12), title, font=font, fill=TEXT)
-    for value in range(0, ceiling + 1, step):
-        y = y_at(value)
-        pen.line([(LEFT, y), (LEFT + width, y)], fill=GRID)
-        pen.text((LEFT - 8, y), str(value), font=small, fill=TEXT, anchor="rm")
-    every = max(1, -(-hands // 15))  # at most about 15 labels along the bottom
-    for hand in range(0, hands + 1, every):
-        pen.text((x_at(hand), TOP + height + 8), str(hand), font=small, fill=TEXT, anchor="mt")
-    # Translators: the score chart's x axis, under the hand numbers.
-    axis = _("hand")
-    pen.text((LEFT + width / 2, HEIGHT - 16), axis, font=small, fill=TEXT, anchor="mm")
-    for index, line in enumerate(series):
-        colour = seat_rgb(index)
-        points = [(x_at(0), y_at(0))]
-        points += [(x_at(n), y_at(t)) for n, t in enumerate(line.totals, 1)]
-        if len(points) > 1:
-            pen.line(points, fill=colour, width=3, joint="curve")
-        for x, y in points[1:]:
-            pen.ellipse([(x - 3, y - 3), (x + 3, y + 3)], fill=colour)
-        legend_y = TOP + index * 24
-        pen.rectangle(
-            [(WIDTH - RIGHT + 16, legend_y + 3), (WIDTH - RIGHT + 28, legend_y + 15)], fill=colour
-        )
-        final = line.totals[-1] if line.totals else 0
-        name = line.name if len(line.name) <= 12 else f"{line.name[:11]}…"
-        pen.text((WIDTH - RIGHT + 34, legend_y), name, font=font, fill=TEXT)
-        pen.text((WIDTH - 8, legend_y), str(final), font=font, fill=TEXT, anchor="ra")
+    for start, end in chart.grid:
+        pen.line([_up(start), _up(end)], fill=GRID, width=SCALE)
+    for text in chart.texts:
+        _text(pen, text)
+    for bar in chart.bars:
+        pen.rounded_rectangle([v * SCALE for v in bar.box], radius=4 * SCALE, fill=bar.colour)
+        _text(pen, bar.name)
+        _text(pen, bar.value)
+    # Every line first, then every marker: a marker is never under another's line.
+    for line in chart.lines:
+        _line(pen, line)
+    for line in chart.lines:
+        for point in line.marked:
+            _marker(pen, line.marker, point, line.colour)
+        _marker(pen, line.marker, line.key, line.colour)
+        _text(pen, line.label)
+    image = image.resize((chart.width, chart.height), Image.Resampling.LANCZOS)
+    image = image.quantize(palette=_palette(), dither=Image.Dither.NONE)
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()
+
+
+@functools.cache
+def _palette() -> Image.Image:
+    colours = [BACKGROUND]
+    for colour in (GRID, TEXT, DIM, *(seat_rgb(seat) for seat in range(len(SEAT_COLOURS)))):
+        for step in range(1, BLENDS + 1):
+            colours.append(
+                (
+                    round(BACKGROUND[0] + (colour[0] - BACKGROUND[0]) * step / BLENDS),
+                    round(BACKGROUND[1] + (colour[1] - BACKGROUND[1]) * step / BLENDS),
+                    round(BACKGROUND[2] + (colour[2] - BACKGROUND[2]) * step / BLENDS),
+                )
+            )
+    colours += [BACKGROUND] * (256 - len(colours))  # no black for an overshoot to fall on
+    holder = Image.new("P", (1, 1))
+    holder.putpalette([value for colour in colours[:256] for value in colour])
+    return holder
+
+
+def _up(point: Point) -> Point:
+    return point[0] * SCALE, point[1] * SCALE
+
+
+def _text(pen: ImageDraw.ImageDraw, text: Text) -> None:
+    pen.text(
+        _up(text.xy),
+        text.text,
+        font=chart_font(text.size * SCALE),
+        fill=DIM if text.dim else TEXT,
+        anchor=text.anchor,
+    )
+
+
+def _line(pen: ImageDraw.ImageDraw, line: Line) -> None:
+    """The line, round at its start, and a thin lead from its end to its label."""
+    width = LINE_WIDTH * SCALE
+    points = [_up(p) for p in line.points]
+    pen.line(points, fill=line.colour, width=width, joint="curve")
+    x, y = points[0]
+    pen.ellipse([(x - width / 2, y - width / 2), (x + width / 2, y + width / 2)], fill=line.colour)
+    end_x, end_y = points[-1]
+    key_x, key_y = _up(line.key)
+    reach = MARKER_RADIUS * SCALE
+    if key_x - reach > end_x + reach:
+        pen.line(
+            [(end_x + reach, end_y), (key_x - reach, key_y)], fill=line.colour, width=SCALE * 2
+        )
+
+
+def _marker(pen: ImageDraw.ImageDraw, marker: Marker, at: Point, colour: RGB) -> None:
+    """A seat's marker, ringed in the background's colour so that markers set
+    side by side stay apart."""
+    x, y = _up(at)
+    r = MARKER_RADIUS * SCALE
+    ring = 2 * SCALE
+    if marker == "circle":
+        pen.ellipse([(x - r, y - r), (x + r, y + r)], fill=colour, outline=BACKGROUND, width=ring)
+        return
+    pen.polygon(marker_outline(marker, (x, y), r), fill=colour, outline=BACKGROUND, width=ring)
+
+
+def marker_outline(marker: Marker, at: Point, r: float) -> list[Point]:
+    """The corners of a marker other than the circle, of about a circle's area."""
+    x, y = at
+    corners: dict[Marker, list[tuple[float, float]]] = {
+        "square": [(-0.9, -0.9), (0.9, -0.9), (0.9, 0.9), (-0.9, 0.9)],
+        "diamond": [(0, -1.25), (1.25, 0), (0, 1.25), (-1.25, 0)],
+        "triangle": [(0, -1.3), (1.2, 0.85), (-1.2, 0.85)],
+        "down": [(0, 1.3), (1.2, -0.85), (-1.2, -0.85)],
+        "hexagon": [
+            (1.1 * math.cos(math.pi / 3 * k), 1.1 * math.sin(math.pi / 3 * k)) for k in range(6)
+        ],
+    }
+    return [(x + dx * r, y + dy * r) for dx, dy in corners[marker]]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
