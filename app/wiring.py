@@ -12,6 +12,7 @@ from flows.ending import Ending
 from flows.followups import FollowUps
 from flows.game import Game
 from flows.history import History
+from flows.host_panel import HostPanels
 from flows.lobby import Lobby
 from flows.moves import Moves
 from flows.nudges import TurnNudges
@@ -64,7 +65,8 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
         config, tables, work, moves, tasks, refresher, hand_messages, notifier
     )
     nudges = TurnNudges(notifier, config.turn_nudge_after, lambda user: prefs.of(user).turn_dm)
-    follow_ups = FollowUps(refresher, notifier, hand_messages, automation, tasks, nudges)
+    panels = HostPanels(tasks)  # the lobby host's own controls
+    follow_ups = FollowUps(refresher, notifier, hand_messages, automation, tasks, nudges, panels)
 
     async def record_moved_table(table: Table) -> None:
         async with table.lock:
@@ -77,7 +79,7 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
     refresher.on_lost = channels.table_lost
 
     handlers = Handlers()
-    lobby = Lobby(config, work, moves, notifier, faces)
+    lobby = Lobby(config, work, moves, notifier, faces, refresher, panels)
     play = Play(work, moves, tasks, refresher, notifier, hand_messages, faces, prefs)
     server_rules = ServerRules(db, tables)
     stats = Stats(db, server_rules.public_language)

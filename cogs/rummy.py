@@ -181,8 +181,9 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=N_("Play
         language = self.game.server_rules.language_of(
             interaction.guild_id, interaction.guild_locale
         )
+        chose = any(value is not None for value in rules.values())
         async with self.game.tasks.handling():
-            await self.game.lobby.open(interaction, chosen, language)
+            await self.game.lobby.open(interaction, chosen, language, chose_rules=chose)
 
     @app_commands.command(name="help", description=N_("How to play Rummy with this bot"))
     async def help(self, interaction: Interaction) -> None:

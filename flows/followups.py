@@ -9,6 +9,7 @@ from presentation.refresh import TableRefresher
 from tables import FollowUp, Stage, Table
 
 from .automation import Automation
+from .host_panel import HostPanels
 from .nudges import TurnNudges
 from .tasks import Supervisor
 
@@ -24,8 +25,10 @@ class FollowUps:
         automation: Automation,
         tasks: Supervisor,
         nudges: TurnNudges,
+        host_panels: HostPanels,
     ) -> None:
         self.nudges = nudges
+        self.host_panels = host_panels
         self.refresher = refresher
         self.notifier = notifier
         self.hand_messages = hand_messages
@@ -38,6 +41,7 @@ class FollowUps:
         if follow_up.result_kept:
             self.tasks.spawn(self.notifier.result_kept(table.channel_id), "result-kept-notice")
         self._follow_in_hand_messages(table, follow_up)
+        self.host_panels.follow(table)
         if table.stage is Stage.FINISHED:
             self.automation.cancel(table)
             self.nudges.cancel(table)

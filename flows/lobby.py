@@ -1,4 +1,5 @@
-"""The lobby: `/rummy start`, then Join, Leave, Add/Remove computer, Start, Cancel."""
+"""The lobby: `/rummy start`, then Join, Leave and Rules for everyone, and the
+host's own controls (``flows.host_panel``): Add/Remove computer, Start, Cancel."""
 
 from __future__ import annotations
 
@@ -8,21 +9,31 @@ import random
 import time
 from dataclasses import dataclass
 
+import aiohttp
 import discord
 
 from engine import HouseRules, Match
 from presentation import actions
 from presentation.actions import ComponentId
 from presentation.card_emoji import CardFaces
-from presentation.i18n import N_, _, current, n_, speaking
+from presentation.i18n import N_, _, current, label_on, n_, speaking
+from presentation.labels import REMATCH_LABEL
 from presentation.notify import Notifier
-from presentation.table_message import cancelled_layout, lobby_layout, playing_layout
+from presentation.refresh import TableRefresher
+from presentation.render import rules_text
+from presentation.table_message import (
+    cancelled_layout,
+    lobby_layout,
+    playing_layout,
+    public_layout,
+)
 from tables import MAX_SEATS, MIN_SEATS, NotSaved, Refusal, Seat, Stage, Table, TableWork
 from tables.names import plain_name
 from transport import callbacks
 from transport.private import Interaction
 
 from .config import GameConfig
+from .host_panel import HostPanels
 from .moves import Moves
 from .router import Handlers, refusal_text, refuse
 
@@ -89,8 +100,12 @@ class Lobby:
         moves: Moves,
         notifier: Notifier,
         faces: CardFaces,
+        refresher: TableRefresher,
+        panels: HostPanels,
     ) -> None:
         self.faces = faces
+        self.refresher = refresher
+        self.panels = panels
         self.config = config
         self.work = work
         self.tables = work.tables
@@ -105,6 +120,7 @@ class Lobby:
             {
                 actions.JOIN: self.join,
                 actions.LEAVE: self.leave,
+                actions.LOBBY_RULES: self.rules,
                 actions.ADD_COMPUTER: self.add_computer,
                 actions.REMOVE_COMPUTER: self.remove_computer,
                 actions.START: self.start,
@@ -113,11 +129,19 @@ class Lobby:
         )
 
     # --- /rummy start ------------------------------------------------------------------
-    async def open(self, interaction: Interaction, rules: HouseRules, language: str) -> None:
+    async def open(
+        self,
+        interaction: Interaction,
+        rules: HouseRules,
+        language: str,
+        *,
+        chose_rules: bool = False,
+    ) -> None:
         """Open a lobby in the interaction's channel, with its caller as host; its
-        public messages in ``language``."""
+        public messages in ``language``. ``chose_rules``: some of ``rules`` were
+        given as the command's options."""
         assert interaction.guild_id is not None
-        if not await self._channel_is_free(interaction):
+        if not await self._channel_is_free(interaction, rules if chose_rules else None):
             return
         table = self._new_table(interaction, rules, language)
         table.seats.append(human_seat(interaction.user))
@@ -132,8 +156,9 @@ class Lobby:
             await refuse(
                 interaction,
                 _(
-                    "A later game has been played here since that match: press **Rematch** "
-                    "on the latest one, or `/rummy start` for a new game."
+                    "A later game has been played here since that match: press **{rematch}** "
+                    "on the latest one, or `/rummy start` for a new game.",
+                    rematch=label_on(REMATCH_LABEL, ended.language),
                 ),
             )
             return
@@ -162,9 +187,26 @@ class Lobby:
         table.next_cpu_number = ended.next_cpu_number
         await self._post_lobby(interaction, table)
 
-    async def _channel_is_free(self, interaction: Interaction) -> bool:
-        """Whether a game may open here; if not, the member is told why."""
+    async def _channel_is_free(
+        self, interaction: Interaction, rules: HouseRules | None = None
+    ) -> bool:
+        """Whether a game may open here; if not, the member is told why, and the
+        host of the lobby open here is given their controls (again). ``rules``:
+        those the member chose for the game they meant to open."""
         existing = self.tables.get(interaction.channel_id or 0)
+        if (
+            existing is not None
+            and existing.stage is Stage.LOBBY
+            and existing.host_id == interaction.user.id
+        ):
+            note = None
+            if rules is not None and rules != existing.rules:
+                note = _(
+                    "This lobby keeps the house rules it opened with. To change them, "
+                    "press **Cancel**, then `/rummy start` again."
+                )
+            await self.panels.send(interaction, existing, note=note)
+            return False
         if existing is not None:
             await refuse(
                 interaction,
@@ -218,15 +260,28 @@ class Lobby:
             with speaking(table.language):
                 layout = lobby_layout(table)
             table.message_id = await callbacks.open_message(interaction, controls=layout)
+        try:
+            await self.panels.send(interaction, table, followup=True)
+        except (discord.HTTPException, aiohttp.ClientError):
+            # The lobby is open all the same: Rules gives the host their controls.
+            log.warning("could not send the host's controls in channel %s", table.channel_id)
         # Saved outside the lock, so the first Joins need not wait for the
-        # disk. A Join saved after it carries the id too (the later save wins).
+        # disk; with the host's controls, so they follow the lobby after a
+        # restart. A Join saved after it carries both too (the later save wins).
         await self.work.record_message(table)
 
     # --- guards ------------------------------------------------------------------------
     @staticmethod
-    def _require_lobby(interaction: Interaction, table: Table) -> None:
+    def _on_panel(interaction: Interaction) -> bool:
+        """Whether the click came from the host's own controls, not the public lobby."""
+        message = interaction.message
+        return message is not None and message.flags.ephemeral
+
+    def _require_lobby(self, interaction: Interaction, table: Table) -> None:
         if table.stage is not Stage.LOBBY:
             raise Refusal(_("This game has already started."))
+        if self._on_panel(interaction):
+            return  # the host's controls: any of them, of this game (its id says)
         message = interaction.message
         if message is not None and table.message_id is None:
             table.message_id = message.id  # its id was lost to a failed save or a crash
@@ -237,6 +292,34 @@ class Lobby:
         with speaking(table.language):  # the public lobby
             layout = lobby_layout(table)
         await callbacks.update_message(interaction, controls=layout)
+        self._after_public_answer(table)
+
+    def _after_public_answer(self, table: Table) -> None:
+        """An edit of the public lobby already on its way (the host's controls
+        changed it) may land after this answer: one more, of the table as it is."""
+        if self.refresher.editing(table):
+            self.refresher.request(table)
+
+    async def _answer_host(self, interaction: Interaction, table: Table) -> None:
+        """Answer a host's control in the message it was on: their own controls
+        (the public lobby follows through the refresher), or a public lobby
+        drawn before they had them."""
+        if self._on_panel(interaction):
+            await self.panels.answer_in_place(interaction, table)
+            return
+        with speaking(table.language):  # the public table
+            layout = public_layout(table, self.faces)
+        await callbacks.update_message(interaction, controls=layout)
+        self._after_public_answer(table)
+
+    async def rules(
+        self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]
+    ) -> None:
+        """The rules of the game; for the host, with their controls."""
+        if table.stage is Stage.LOBBY and interaction.user.id == table.host_id:
+            await self.panels.send(interaction, table, with_rules=True)
+            return
+        await callbacks.send_message(interaction, rules_text(table.rules), ephemeral=True)
 
     # --- Join, gathered --------------------------------------------------------------------
     def _seat_joiner(self, interaction: Interaction, table: Table) -> None:
@@ -338,6 +421,7 @@ class Lobby:
             for entry in group
         ]
         results = await asyncio.gather(*answers, return_exceptions=True)
+        self._after_public_answer(table)
         return [result if isinstance(result, BaseException) else None for result in results]
 
     # --- the other lobby buttons --------------------------------------------------------------
@@ -362,7 +446,7 @@ class Lobby:
         level = parsed.arg if parsed.arg in COMPUTER_LEVELS else "easy"
         if len(table.seats) >= MAX_SEATS:
             raise Refusal(table_full())
-        async with self.work.change(table, refresh=False) as change:
+        async with self.work.change(table, refresh=self._on_panel(interaction)) as change:
             number = table.next_cpu_number
             table.next_cpu_number += 1
             name = COMPUTER_NAMES[(number - 1) % len(COMPUTER_NAMES)]
@@ -370,7 +454,7 @@ class Lobby:
                 name += f" {number}"
             table.seats.append(Seat(key=f"cpu{number}", name=name, level=level))
             await change.save()
-            await self._show_lobby(interaction, table)
+            await self._answer_host(interaction, table)
 
     async def remove_computer(
         self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]
@@ -379,10 +463,10 @@ class Lobby:
         computers = [seat for seat in table.seats if seat.is_computer]
         if not computers:
             raise Refusal(_("There is no computer player to remove."))
-        async with self.work.change(table, refresh=False) as change:
+        async with self.work.change(table, refresh=self._on_panel(interaction)) as change:
             table.seats.remove(computers[-1])
             await change.save()
-            await self._show_lobby(interaction, table)
+            await self._answer_host(interaction, table)
 
     async def start(
         self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]
@@ -398,13 +482,11 @@ class Lobby:
                     MIN_SEATS,
                 )
             )
-        async with self.work.change(table, refresh=False) as change:
+        async with self.work.change(table, refresh=self._on_panel(interaction)) as change:
             self._deal(table, interaction.created_at.timestamp())
             await change.save()
             try:
-                with speaking(table.language):  # the public table
-                    layout = playing_layout(table, self.faces)
-                await callbacks.update_message(interaction, controls=layout)
+                await self._answer_host(interaction, table)
             finally:
                 self.notifier.dealt(table)
 
@@ -425,5 +507,11 @@ class Lobby:
         await self.work.close(table)
         with speaking(table.language):  # the public table
             layout = cancelled_layout(_("The host cancelled this game."))
+        if self._on_panel(interaction):
+            self.refresher.replace(table, layout)
+            await self.panels.answer_in_place(interaction, table)
+            return
         await callbacks.update_message(interaction, controls=layout)
+        if self.refresher.editing(table):
+            self.refresher.replace(table, layout)  # see _after_public_answer
 

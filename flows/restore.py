@@ -32,8 +32,8 @@ async def restore_tables(
     shards) and set its timers going; tables that cannot be read are set aside
     (kept for the admin) and their channels told. With ``handle`` (an
     interaction handle from an application id and a token), the hand messages
-    open at the restart go on following the game. Returns how many were
-    restored and how many set aside."""
+    and the host's lobby controls open at the restart go on following the
+    game. Returns how many were restored and how many set aside."""
     loaded = await db.load_live_tables()
     restored = 0
     broken = [(b.channel_id, b.error) for b in loaded.broken]
@@ -56,6 +56,7 @@ async def restore_tables(
         table.resume_after(max(0.0, now - saved.updated_at))
         if handle is not None:
             table.restore_hand_messages(handle, now)
+            table.restore_host_panel(handle, now)
         tables.add(table)
         if "game_id" not in saved.state:
             # Saved before games had ids: its message's controls have none.

@@ -31,7 +31,8 @@ from presentation.actions import (
     Who,
 )
 from presentation.explain import explain
-from presentation.i18n import N_, _, current
+from presentation.i18n import N_, _, current, label_on
+from presentation.labels import SHOW_HAND_LABEL
 from tables import NotSaved, Refusal, Seat, Table, TableRegistry
 from transport import callbacks
 from transport.events import clicked_on_its_message
@@ -48,8 +49,8 @@ RESTARTING = N_("The bot is restarting; nothing was changed. Try again in a mome
 WENT_WRONG = N_("Something went wrong on my side; nothing was changed.")
 # The change was saved, and only its answer failed.
 SHOWING_FAILED = N_(
-    "That was done, but I could not show it to you: press Refresh on your hand, "
-    "or Show hand on the table, to see where things stand."
+    "That was done, but I could not show it to you: press **{show_hand}** on the table "
+    "to see where things stand."
 )
 EARLIER_HAND = N_("That was from an earlier game: here is your hand in this one.")
 EARLIER_GAME = N_(
@@ -122,6 +123,15 @@ def seat_of(interaction: Interaction, table: Table) -> Seat:
     return seat
 
 
+def host_only(table: Table, action: ComponentAction) -> str:
+    """That only the host may do what ``action`` does, in the current language."""
+    host = f"<@{table.host_id}>"
+    sentence = HOST_ONLY.get(action)
+    if sentence is not None:
+        return _(sentence, host=host)
+    return _("Only the host ({host}) can {task}.", host=host, task=action.host_task)
+
+
 async def tell_closed_dms(interaction: Interaction, table: Table) -> None:
     """Tell a player once, privately, that their DMs are closed."""
     user_id = interaction.user.id
@@ -131,7 +141,8 @@ async def tell_closed_dms(interaction: Interaction, table: Table) -> None:
     await interaction.followup.send(
         _(
             "I couldn't send you a DM (your DMs are closed to this server). "
-            "Press **Show hand** on the table whenever you want to see your cards."
+            "Press **{show_hand}** on the table whenever you want to see your cards.",
+            show_hand=label_on(SHOW_HAND_LABEL, table.language),
         ),
         ephemeral=True,
     )
@@ -174,7 +185,12 @@ class ComponentRouter:
             log.exception("component %s failed", parsed)
             saved = table is not None and table.changes != changes_before
             if callbacks.awaiting_answer(interaction):
-                await refuse(interaction, _(SHOWING_FAILED if saved else WENT_WRONG))
+                said = (
+                    _(SHOWING_FAILED, show_hand=label_on(SHOW_HAND_LABEL, table.language))
+                    if saved and table is not None
+                    else _(WENT_WRONG)
+                )
+                await refuse(interaction, said)
             return "failed"
         finally:
             _refused.reset(refused)
@@ -186,11 +202,14 @@ class ComponentRouter:
         table: Table | None,
         values: list[str],
     ) -> None:
-        if parsed is None or not clicked_on_its_message(interaction):
+        if parsed is None:
             await refuse(interaction, _(UNRECOGNISED))
             return
+        if not clicked_on_its_message(interaction):
+            await refuse(interaction, self._not_shown(interaction, parsed, table))
+            return
         ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
-        if ephemeral != parsed.action.place.ephemeral:
+        if not parsed.action.place.shown_on(ephemeral):
             # A forged click: a table's button on a hand message, or the reverse.
             await refuse(interaction, _(UNRECOGNISED))
             return
@@ -276,6 +295,20 @@ class ComponentRouter:
         else:
             await refuse(interaction, text)
 
+    @staticmethod
+    def _not_shown(interaction: Interaction, parsed: ComponentId, table: Table | None) -> str:
+        """Why a click on a control its message does not show is refused. The
+        host's controls are in the host's own view: anyone else who sends one
+        (a client showing an old lobby, or a forged click) is told who may."""
+        if (
+            parsed.action.who is Who.HOST
+            and table is not None
+            and parsed.scope == interaction.channel_id
+            and interaction.user.id != table.host_id
+        ):
+            return host_only(table, parsed.action)
+        return _(UNRECOGNISED)
+
     def _is_table_message(self, interaction: Interaction) -> bool:
         table = self.tables.get(interaction.channel_id or 0)
         message = interaction.message
@@ -286,8 +319,4 @@ class ComponentRouter:
         if action.who is Who.SEATED:
             seat_of(interaction, table)
         elif action.who is Who.HOST and interaction.user.id != table.host_id:
-            host = f"<@{table.host_id}>"
-            sentence = HOST_ONLY.get(action)
-            if sentence is not None:
-                raise Refusal(_(sentence, host=host))
-            raise Refusal(_("Only the host ({host}) can {task}.", host=host, task=action.host_task))
+            raise Refusal(host_only(table, action))

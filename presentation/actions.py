@@ -35,11 +35,21 @@ class Place(Enum):
     HAND = "hand"  # a player's ephemeral hand message
     LEADERBOARD = "leaderboard"
     HISTORY = "history"  # a member's ephemeral history, match summary or replay
+    HOST = "host"  # the lobby host's ephemeral controls
 
     @property
     def ephemeral(self) -> bool:
         """Whether messages of this kind are seen only by the member who asked."""
-        return self in (Place.HAND, Place.HISTORY)
+        return self in (Place.HAND, Place.HISTORY, Place.HOST)
+
+    def shown_on(self, ephemeral: bool) -> bool:
+        """Whether a message that is (or is not) ephemeral may carry this kind's
+        controls: a click from any other is forged."""
+        if self is Place.HOST:
+            # Before the host had controls of their own they sat on the public
+            # lobby, and a lobby drawn then may still be restored and clicked.
+            return True
+        return ephemeral == self.ephemeral
 
 
 class Locking(Enum):
@@ -88,14 +98,16 @@ def table_scope(channel_id: int, game_id: str) -> str:
 
 JOIN = ComponentAction("join", Place.LOBBY, locking=Locking.GROUP)
 LEAVE = ComponentAction("leave", Place.LOBBY)
+# The lobby's Rules: the rules for everyone, and for the host their controls too.
+LOBBY_RULES = ComponentAction("lrules", Place.LOBBY, locking=Locking.LOOK)
 ADD_COMPUTER = ComponentAction(
-    "addcpu", Place.LOBBY, Who.HOST, host_task="add computer players"
+    "addcpu", Place.HOST, Who.HOST, host_task="add computer players"
 )
 REMOVE_COMPUTER = ComponentAction(
-    "dropcpu", Place.LOBBY, Who.HOST, host_task="remove computer players"
+    "dropcpu", Place.HOST, Who.HOST, host_task="remove computer players"
 )
-START = ComponentAction("start", Place.LOBBY, Who.HOST, host_task="start the game")
-CANCEL = ComponentAction("cancel", Place.LOBBY, Who.HOST, host_task="cancel the game")
+START = ComponentAction("start", Place.HOST, Who.HOST, host_task="start the game")
+CANCEL = ComponentAction("cancel", Place.HOST, Who.HOST, host_task="cancel the game")
 
 SHOW_HAND = ComponentAction("hand", Place.TABLE, Who.SEATED, locking=Locking.LOOK)
 RULES = ComponentAction("rules", Place.TABLE, locking=Locking.LOOK)
@@ -132,6 +144,8 @@ HISTORY_PAGE = ComponentAction("hist", Place.HISTORY, locking=Locking.LOOK)
 HISTORY_MATCH = ComponentAction("hmatch", Place.HISTORY, locking=Locking.LOOK)
 REPLAY_HAND = ComponentAction("rhand", Place.HISTORY, locking=Locking.LOOK)
 REPLAY_STEP = ComponentAction("rstep", Place.HISTORY, locking=Locking.LOOK)
+# The replay's selects of turns: the value picked is the turn to show.
+REPLAY_TURN = ComponentAction("rturn", Place.HISTORY, locking=Locking.LOOK)
 REPLAY_EXPORT = ComponentAction("rjson", Place.HISTORY, locking=Locking.LOOK)
 # Posts a member's stats, first shown to the asker alone, for the channel.
 SHARE_STATS = ComponentAction("share", Place.HISTORY, locking=Locking.LOOK)
@@ -141,6 +155,7 @@ ACTIONS: dict[str, ComponentAction] = {
     for action in (
         JOIN,
         LEAVE,
+        LOBBY_RULES,
         ADD_COMPUTER,
         REMOVE_COMPUTER,
         START,
@@ -170,6 +185,7 @@ ACTIONS: dict[str, ComponentAction] = {
         HISTORY_MATCH,
         REPLAY_HAND,
         REPLAY_STEP,
+        REPLAY_TURN,
         REPLAY_EXPORT,
         SHARE_STATS,
     )

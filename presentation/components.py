@@ -22,6 +22,7 @@ from tables import MAX_SEATS, Stage, Table
 
 from . import actions
 from .i18n import _
+from .labels import JOIN_LABEL, NEXT_HAND_LABEL, REMATCH_LABEL, RULES_LABEL, SHOW_HAND_LABEL
 
 Component = dict[str, Any]
 
@@ -90,20 +91,29 @@ def option(label: str, value: str, *, default: bool = False) -> Component:
 
 
 # --- lobby ---------------------------------------------------------------------
-def lobby_controls(table: Table, *, computers: bool = True) -> Controls:
+def lobby_controls(table: Table) -> Controls:
+    """What everyone may press on the public lobby; the host's own controls are
+    in their own view (``host_controls``)."""
     ch = actions.table_scope(table.channel_id, table.game_id)
     full = len(table.seats) >= MAX_SEATS
-    players = [
-        button(actions.JOIN.id(ch), _("Join"), PRIMARY, disabled=full),
-        button(actions.LEAVE.id(ch), _("Leave")),
-        button(actions.START.id(ch), _("Start"), SUCCESS),
-        button(actions.CANCEL.id(ch), _("Cancel"), DANGER),
-        button(actions.RULES.id(ch), _("Rules")),
-    ]
-    if not computers:
-        return Controls(players)
     return Controls(
-        players,
+        [
+            button(actions.JOIN.id(ch), _(JOIN_LABEL), PRIMARY, disabled=full),
+            button(actions.LEAVE.id(ch), _("Leave")),
+            button(actions.LOBBY_RULES.id(ch), _(RULES_LABEL)),
+        ]
+    )
+
+
+def host_controls(table: Table) -> Controls:
+    """The host's controls, in the view only the host sees."""
+    ch = actions.table_scope(table.channel_id, table.game_id)
+    full = len(table.seats) >= MAX_SEATS
+    return Controls(
+        [
+            button(actions.START.id(ch), _("Start"), SUCCESS),
+            button(actions.CANCEL.id(ch), _("Cancel"), DANGER),
+        ],
         [
             button(actions.ADD_COMPUTER.id(ch, "easy"), _("Add computer (easy)"), disabled=full),
             button(actions.ADD_COMPUTER.id(ch, "hard"), _("Add computer (hard)"), disabled=full),
@@ -121,19 +131,19 @@ def table_controls(table: Table) -> Controls | None:
     if table.stage is Stage.PLAYING:
         return Controls(
             [
-                button(actions.SHOW_HAND.id(ch), _("Show hand"), PRIMARY),
-                button(actions.RULES.id(ch), _("Rules")),
+                button(actions.SHOW_HAND.id(ch), _(SHOW_HAND_LABEL), PRIMARY),
+                button(actions.RULES.id(ch), _(RULES_LABEL)),
             ]
         )
     if table.stage is Stage.HAND_OVER:
         return Controls(
             [
-                button(actions.NEXT_HAND.id(ch, table.hand_number), _("Next hand"), SUCCESS),
-                button(actions.RULES.id(ch), _("Rules")),
+                button(actions.NEXT_HAND.id(ch, table.hand_number), _(NEXT_HAND_LABEL), SUCCESS),
+                button(actions.RULES.id(ch), _(RULES_LABEL)),
             ]
         )
     if table.stage is Stage.FINISHED and table.match is not None and table.match.is_over:
-        return Controls([button(actions.REMATCH.id(ch), _("Rematch"), SUCCESS)])
+        return Controls([button(actions.REMATCH.id(ch), _(REMATCH_LABEL), SUCCESS)])
     return None
 
 

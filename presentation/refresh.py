@@ -86,6 +86,11 @@ class TableRefresher:
         shows the table instead."""
         self._mark(table, None, move=True)
 
+    def editing(self, table: Table) -> bool:
+        """Whether an update of the table's message is due or on its way."""
+        pending = self._pending.get(table.channel_id)
+        return pending is not None and pending.table is table
+
     def pending(self) -> list[asyncio.Task[Any]]:
         return [p.task for p in self._pending.values() if p.task is not None and not p.task.done()]
 

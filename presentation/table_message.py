@@ -53,23 +53,38 @@ def fitted(draw: Callable[[CardFaces], Layout], faces: CardFaces) -> Layout:
 
 # --- the lobby -----------------------------------------------------------------------
 def lobby_layout(table: Table) -> Layout:
-    seats = "\n".join(
-        f"{SEAT_COLOURS[i][0]} {seat_label(seat)}" for i, seat in enumerate(table.seats)
-    )
     heading = _("Rummy: a new game is forming")
+    host = f"<@{table.host_id}>"
     welcome = _(
         "Host: {host}. Press **Join** to take a seat. The host starts when 2 to {most} "
         "players are seated.",
-        host=f"<@{table.host_id}>",
+        host=host,
         most=number(MAX_SEATS),
+    )
+    # Said in public so that the host finds their controls again, by name,
+    # and the others know why they see no Start.
+    controls = _(
+        "{host}: your controls (computer players, **Start**, **Cancel**) are in a "
+        "message only you can see; **Rules** brings it back.",
+        host=host,
+    )
+    parts: list[Component | None] = [
+        text(f"### 🃏 {heading}\n{welcome}\n-# {controls}"),
+        separator(),
+        *lobby_seats(table),
+        text(_("**House rules**") + "\n" + rules_summary(table.rules)),
+    ]
+    return _framed(parts, lobby_controls(table), LOBBY)
+
+
+def lobby_seats(table: Table) -> list[Component]:
+    """Who is seated, and in a rematch's lobby who is still awaited."""
+    seats = "\n".join(
+        f"{SEAT_COLOURS[i][0]} {seat_label(seat)}" for i, seat in enumerate(table.seats)
     )
     seated = _("**Seats** ({seated}/{most})", seated=number(len(table.seats)),
                most=number(MAX_SEATS))
-    parts: list[Component | None] = [
-        text(f"### 🃏 {heading}\n{welcome}"),
-        separator(),
-        text(seated + "\n" + (seats or _("nobody yet"))),
-    ]
+    parts = [text(seated + "\n" + (seats or _("nobody yet")))]
     joined = {seat.user_id for seat in table.seats}
     pending = [user_id for user_id in table.invited if user_id not in joined]
     if pending:
@@ -78,8 +93,7 @@ def lobby_layout(table: Table) -> Layout:
             text(_("**Rematch**: waiting for {who} to press **Join**; "
                    "the game starts once all have.", who=waiting))
         )
-    parts.append(text(_("**House rules**") + "\n" + rules_summary(table.rules)))
-    return _framed(parts, lobby_controls(table), LOBBY)
+    return parts
 
 
 # --- the hand in play ------------------------------------------------------------------

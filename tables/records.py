@@ -53,11 +53,15 @@ def match_record(table: Table, *, abandoned: bool) -> MatchRecord:
 
 
 def live_table(table: Table) -> LiveTable:
+    state = {**table.to_dict(), "hand_messages": table.hand_messages_to_save()}
+    host_panel = table.host_panel_to_save()
+    if host_panel is not None:  # only a lobby's, while the host's controls are open
+        state["host_panel"] = host_panel
     return LiveTable(
         channel_id=table.channel_id,
         guild_id=table.guild_id,
         message_id=table.message_id,
         rules=table.rules.to_dict(),
-        state={**table.to_dict(), "hand_messages": table.hand_messages_to_save()},
+        state=state,
         updated_at=time.time(),
     )

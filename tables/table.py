@@ -206,6 +206,37 @@ class HandMessage:
 
 
 @dataclass
+class HostPanel:
+    """The host's latest ephemeral lobby controls (``flows.host_panel``): the
+    handle of the interaction that made or last answered it, so that it follows
+    the lobby, for 15 minutes after ``opened_at``."""
+
+    handle: Any
+    opened_at: float
+    # Which message: a follow-up of the interaction is edited by its id, its
+    # answer (or a clicked message answered in place) through ``@original``.
+    message_id: int | None = None
+    followup: bool = False
+    # The table's ``changes`` it shows.
+    shows: int = -1
+    # Opened by Rules: it shows the rules of the game as well.
+    with_rules: bool = False
+
+    def to_save(self) -> dict[str, Any] | None:
+        handle = self.handle
+        if not isinstance(handle, InteractionHandle):
+            return None
+        return {
+            "application_id": handle.application_id,
+            "token": handle.token,
+            "message_id": self.message_id,
+            "followup": self.followup,
+            "opened_at": self.opened_at,
+            "with_rules": self.with_rules,
+        }
+
+
+@dataclass
 class Table:
     """One channel's game: its seats, stage, match and the Discord-side state
     around it. Changed only under ``lock``, through ``tables.work``."""
@@ -255,6 +286,9 @@ class Table:
     # Hand messages read from a save, until the restore gives them handles again
     # (``restore_hand_messages``): what lets them follow the game after a restart.
     saved_hand_messages: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    # The host's lobby controls, and the same read from a save until restored.
+    host_panel: HostPanel | None = field(default=None, repr=False)
+    saved_host_panel: dict[str, Any] | None = field(default=None, repr=False)
 
     def answering(self, key: str) -> None:
         """An in-place answer to this seat's hand message is about to go out."""
@@ -387,6 +421,30 @@ class Table:
                 }
         return saved
 
+    def host_panel_to_save(self) -> dict[str, Any] | None:
+        """The host's open lobby controls, saved beside the game as hand messages are."""
+        if self.host_panel is not None:
+            return self.host_panel.to_save()
+        return self.saved_host_panel
+
+    def restore_host_panel(self, handle: Callable[[int, str], Any], now: float) -> None:
+        """Give the saved host's controls a handle again, while its token lives."""
+        saved, self.saved_host_panel = self.saved_host_panel, None
+        if saved is None or self.stage is not Stage.LOBBY:
+            return
+        opened_at = float(saved["opened_at"])
+        if now - opened_at >= TOKEN_LIFETIME:
+            return
+        message_id = saved.get("message_id")
+        self.host_panel = HostPanel(
+            handle(int(saved["application_id"]), str(saved["token"])),
+            opened_at,
+            None if message_id is None else int(message_id),
+            followup=bool(saved.get("followup")),
+            shows=self.changes,
+            with_rules=bool(saved.get("with_rules")),
+        )
+
     def restore_hand_messages(self, handle: Callable[[int, str], Any], now: float) -> None:
         """Give the saved hand messages handles again (``handle(application_id,
         token)``), those whose token still lives; they show the table as saved."""
@@ -452,6 +510,9 @@ class Table:
             saved_hand_messages={
                 str(key): dict(saved) for key, saved in data.get("hand_messages", {}).items()
             },
+            saved_host_panel=(
+                dict(data["host_panel"]) if isinstance(data.get("host_panel"), dict) else None
+            ),
         )
         if not GAME_ID.fullmatch(table.game_id):
             raise ValueError(f"game id {table.game_id!r} is not one this code makes")

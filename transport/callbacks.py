@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
 ORIGINAL = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
 FOLLOWUP = "/webhooks/{webhook_id}/{webhook_token}"
+FOLLOWUP_MESSAGE = "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"
 EPHEMERAL = 1 << 6  # message flag: only the person who clicked sees it
 COMPONENTS_V2 = 1 << 15  # message flag: the message is made of components only
 Kind = discord.InteractionResponseType
@@ -235,6 +236,45 @@ async def open_message(
         return int(body["resource"]["message"]["id"])
     except (KeyError, TypeError, ValueError):
         return None
+
+
+async def send_followup(
+    interaction: Interaction,
+    *,
+    controls: Components,
+    ephemeral: bool = False,
+) -> int | None:
+    """Send another message after the interaction's answer and return its id
+    (None if the reply has none), which ``edit_followup`` edits later."""
+    data = message_data(controls=controls)
+    if ephemeral:
+        data["flags"] = data.get("flags", 0) | EPHEMERAL
+    app = interaction.application_id
+    route = Route("POST", FOLLOWUP, webhook_id=app, webhook_token=interaction.token)
+    body = await webhook_request(route, session_of(interaction), data, {"wait": "true"})
+    try:
+        return int(body["id"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+async def edit_followup(
+    session: aiohttp.ClientSession,
+    application_id: int,
+    token: str,
+    message_id: int,
+    *,
+    data: dict[str, Any],
+) -> None:
+    """Edit a follow-up message of an interaction, for up to 15 minutes after it."""
+    route = Route(
+        "PATCH",
+        FOLLOWUP_MESSAGE,
+        webhook_id=application_id,
+        webhook_token=token,
+        message_id=message_id,
+    )
+    await webhook_request(route, session, data)
 
 
 async def edit_original(

@@ -49,3 +49,13 @@ class InteractionHandle:
             self.token,
             data=callbacks.message_data(embed=embed, controls=controls),
         )
+
+    async def edit_followup(self, message_id: int, *, controls: callbacks.Components) -> None:
+        """Edit one of the interaction's follow-up messages (not its answer)."""
+        await callbacks.edit_followup(
+            self.session,
+            self.application_id,
+            self.token,
+            message_id,
+            data=callbacks.message_data(controls=controls),
+        )

@@ -10,7 +10,7 @@ from tables.tapes import public_record
 
 from .conftest import FAST, LaunchBot, Server, StopBot
 from .harness import TablePlayer, play_simple_turn, table_message
-from .test_play import start_game
+from .test_play import dealt_table, host_panel, start_game
 
 # turn_timeout=3 lasts 1.5 s in these tests: short for the absent player, yet
 # ample for the present one, who is on the same clock, even on a busy machine.
@@ -22,9 +22,10 @@ async def test_one_human_plays_a_match_against_computers(server: Server, launch:
     ann = server.player(server.ann)
     ann.settle = bot.game.tasks.wait_idle
     lobby = await server.ann.slash(server.channel, "rummy start", hands=2, turn_timeout=0)
-    await server.ann.click(lobby.message, label="Add computer (easy)")
-    await server.ann.click(lobby.message, label="Add computer (hard)")
-    await server.ann.click(lobby.message, label="Start")
+    panel = await host_panel(lobby)
+    await server.ann.click(panel, label="Add computer (easy)")
+    await server.ann.click(panel, label="Add computer (hard)")
+    await server.ann.click(panel, label="Start")
     for _ in range(300):
         await bot.game.tasks.wait_idle()
         table = bot.game.tables.get(server.channel.id)
@@ -52,8 +53,9 @@ async def test_an_expert_computer_plays_from_the_public_record(
     ann = server.player(server.ann)
     ann.settle = bot.game.tasks.wait_idle
     lobby = await server.ann.slash(server.channel, "rummy start", hands=1, turn_timeout=0)
-    await server.ann.click(lobby.message, label="Add computer (expert)")
-    await server.ann.click(lobby.message, label="Start")
+    panel = await host_panel(lobby)
+    await server.ann.click(panel, label="Add computer (expert)")
+    await server.ann.click(panel, label="Start")
     table = bot.game.tables.get(server.channel.id)
     assert table is not None and table.match is not None
     assert [seat.level for seat in table.seats] == [None, "expert"]
@@ -77,8 +79,10 @@ async def test_timeouts_hand_the_seat_to_a_computer_until_taken_back(
     bot = await launch(QUICK_TURNS)
     seated = [server.player(server.ann), server.player(server.bob)]
     lobby = await server.ann.slash(server.channel, "rummy start", turn_timeout=3)
+    panel = await host_panel(lobby)
     await server.bob.click(lobby.message, label="Join")
-    await server.ann.click(lobby.message, label="Start")
+    await server.ann.click(panel, label="Start")
+    await bot.game.tasks.wait_idle()  # the public table is drawn after the answer
     table = bot.game.tables.get(server.channel.id)
     assert table is not None and table.match is not None
     assert table.turn_deadline is not None
@@ -129,8 +133,9 @@ async def test_timer_resumes_after_restart_with_the_time_it_had(
     slow = dataclasses.replace(FAST, turn_time_scale=1.0)
     bot = await launch(slow)
     lobby = await server.ann.slash(server.channel, "rummy start", turn_timeout=2)
+    panel = await host_panel(lobby)
     await server.bob.click(lobby.message, label="Join")
-    await server.ann.click(lobby.message, label="Start")
+    await server.ann.click(panel, label="Start")
     table = bot.game.tables.get(server.channel.id)
     assert table is not None and table.match is not None
     deadline, turn = table.turn_deadline, table.match.hand.turn
@@ -177,8 +182,10 @@ async def test_computer_moves_never_block_people(server: Server, launch: LaunchB
     slow_computers = dataclasses.replace(FAST, computer_delay=0.5)
     bot = await launch(slow_computers)
     lobby = await server.ann.slash(server.channel, "rummy start", turn_timeout=0)
-    await server.ann.click(lobby.message, label="Add computer (hard)")
-    await server.ann.click(lobby.message, label="Start")
+    panel = await host_panel(lobby)
+    await server.ann.click(panel, label="Add computer (hard)")
+    await server.ann.click(panel, label="Start")
+    await dealt_table(server.emu, server.channel)
     table = bot.game.tables.get(server.channel.id)
     assert table is not None and table.match is not None
     if table.match.hand.turn == str(server.ann.id):

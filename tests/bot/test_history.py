@@ -3,22 +3,33 @@ UI on the emulator, and every answer read the way a member sees it."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
+import random
 import re
+import time
+from typing import Any
 
 from openskill.models import PlackettLuce
 
 from bot import RummyBot
-from db import Database
+from db import Database, HandMoves, HandRecord, MatchRecord, SeatRecord
+from engine import HouseRules
+from engine.ai import choose_action
+from engine.hand import Hand
 from engine.replay import run
+from engine.tape import HandTape, encode_move
+from presentation.actions import REPLAY_STEP, REPLAY_TURN
+from presentation.i18n import number
+from tests.fakediscord import Message
 from tests.fakediscord.actors import Reply
 
 from .conftest import LaunchBot, Server
 from .harness import TablePlayer
 from .test_commands import record
 from .test_match import play_match
-from .test_play import start_game
+from .test_play import host_panel, start_game
 
 MODEL = PlackettLuce()
 
@@ -29,11 +40,12 @@ async def play_one(server: Server, bot: RummyBot, seated: list[TablePlayer], *, 
         player.settle = bot.game.tasks.wait_idle
     lobby = await seated[0].actor.slash(server.channel, "rummy start", hands=1)
     assert lobby.message is not None
+    panel = await host_panel(lobby)
     for player in seated[1:]:
         await player.actor.click(lobby.message, label="Join")
     if cpu:
-        await seated[0].actor.click(lobby.message, label="Add computer (hard)")
-    await seated[0].actor.click(lobby.message, label="Start")
+        await seated[0].actor.click(panel, label="Add computer (hard)")
+    await seated[0].actor.click(panel, label="Start")
     await bot.game.tasks.wait_idle()
     await play_match(bot, server, seated)
     await bot.game.tasks.wait_idle()
@@ -72,7 +84,15 @@ async def test_two_matches_through_the_ui_set_the_rating_order(
     charts = [m for m in server.emu.messages(server.channel) if m.attachments]
     assert len(charts) == 1 and charts[0].attachments[0]["filename"] == "scores.png"
     assert charts[0].file_data["scores.png"].startswith(b"\x89PNG")
-    assert charts[0].content.startswith("Match #1: 1st ")
+    result = charts[0].content.splitlines()
+    assert result[0] == "Match #1: final places" and result[1].startswith("1st ")
+    # Each person's rating after the match beside its change, as their stats have it.
+    for user_id, name in ((server.ann.id, "Ann"), (server.bob.id, "Bob")):
+        rated = (await bot.db.rating_profile(server.guild.id, user_id)).rating
+        assert rated is not None
+        line = next(line for line in result if f" {name} — " in line)
+        assert f" · rating {number(rated.ordinal, 1)} (" in line and " this match)" in line
+    assert result[-1].startswith("-# Rating: a skill estimate")
     first = await server.ann.slash(server.channel, "rummy leaderboard", order="rating")
     assert not first.ephemeral and "provisional" in first.text()
     assert listed(first) == await expected_order(bot.db, server.guild.id, names)
@@ -96,6 +116,10 @@ async def test_two_matches_through_the_ui_set_the_rating_order(
     stats = await server.bob.slash(server.channel, "rummy stats")
     assert "Rating · Season 1" in stats.text() and "provisional (2/5 matches)" in stats.text()
     assert "Trend" in stats.text()
+    # The rating in words: how sure it is, and what it is made of, without μ or σ.
+    assert "Certainty: low (few matches yet)" in stats.text()
+    assert "Rating: estimated skill " in stats.text() and "margin for doubt" in stats.text()
+    assert "μ" not in stats.text() and "σ" not in stats.text()
     # Only Bob sees them, until he shares them with the channel.
     assert stats.ephemeral and stats.message is not None
     shared = await server.bob.click(stats.message, label="Share in the channel")
@@ -204,3 +228,177 @@ async def test_bad_requests_are_answered_privately_and_change_nothing(
     assert listed(archived) == [row.name for row in before]
     fresh = await server.ann.slash(server.channel, "rummy leaderboard", order="rating")
     assert "No rated match in Season 2 yet" in fresh.text()
+
+
+# --- jumping through a replay -------------------------------------------------------------
+async def stored_tape(db: Database, match_id: int, number: int) -> tuple[HandTape, dict[str, str]]:
+    """A recorded hand's tape, read as the bot reads it, and its players' names."""
+    stored = await db.get_match(match_id)
+    assert stored is not None
+    moves = stored.hands[number - 1].moves
+    assert moves is not None
+    players = [seat.player_key for seat in stored.seats]
+    rules = HouseRules.from_dict(stored.rules)
+    tape = HandTape.read(players, rules, moves.dealer, moves.seed, moves.moves)
+    return tape, {seat.player_key: seat.name for seat in stored.seats}
+
+
+def turn_line(tape: HandTape, names: dict[str, str], turn: int) -> str:
+    """How the replay says which turn it shows, and whose."""
+    turns = tape.turns()
+    return f"**Turn {turn} of {len(turns)}** · {names[turns[turn - 1].player]}"
+
+
+def at_move(tape: HandTape, step: int) -> str:
+    return f"**Move {step} of {len(tape.moves)}:**"
+
+
+def options(message: Message, custom_id: str) -> list[str]:
+    [menu] = [s for s in message.selects() if s["custom_id"] == custom_id]
+    return [o["value"] for o in menu["options"]]
+
+
+async def test_a_replay_jumps_by_turn_and_by_move(server: Server, launch: LaunchBot) -> None:
+    bot = await launch()
+    assert bot.db is not None
+    await play_one(server, bot, [server.player(server.ann), server.player(server.bob)], cpu=False)
+    replay = await server.ann.slash(server.channel, "rummy replay")
+    message = replay.message
+    assert message is not None
+    tape, names = await stored_tape(bot.db, 1, 1)
+    turns = tape.turns()
+    assert len(turns) >= 3
+    assert turn_line(tape, names, 1) in replay.text() and at_move(tape, 0) in replay.text()
+    assert message.button("⏪").get("disabled")
+
+    # By turn: the button names the turn it goes to, and lands at its start.
+    on = await server.ann.click(message, label="Turn 2 ⏩")
+    assert on.type == 7 and on.message is message
+    assert turn_line(tape, names, 2) in on.text() and at_move(tape, turns[1].step) in on.text()
+    # By move, into turn 2; then back to its start by turn.
+    step = await server.ann.click(message, label="▶")
+    assert at_move(tape, turns[1].step + 1) in step.text()
+    assert turn_line(tape, names, 2) in step.text()
+    back = await server.ann.click(message, label="⏪ Turn 2")
+    assert back.message is message and at_move(tape, turns[1].step) in back.text()
+    assert "⏪ Turn 1" in [b["label"] for b in message.buttons()]
+
+    # The select goes straight to a turn, far from here.
+    far = min(len(turns), 25)
+    jump = REPLAY_TURN.id(server.guild.id, "1.1")
+    assert options(message, jump)[:3] == ["1", "2", "3"]
+    picked = await server.ann.select(message, jump, [str(far)])
+    assert picked.type == 7 and picked.message is message
+    assert turn_line(tape, names, far) in picked.text()
+    assert at_move(tape, turns[far - 1].step) in picked.text()
+    # A move back from a turn's start is the last move of the turn before.
+    before = await server.ann.click(message, label="◀")
+    assert turn_line(tape, names, far - 1) in before.text()
+    assert at_move(tape, turns[far - 1].step - 1) in before.text()
+    end = await server.ann.click(message, label="⏭")
+    assert turn_line(tape, names, len(turns)) in end.text() and "Hand over" in end.text()
+    assert message.button("⏩").get("disabled") and message.button("▶").get("disabled")
+    # The export is no longer among the moves: it has a row of its own, the last.
+    assert [c["label"] for c in message.components[-1]["components"]] == ["Export JSON"]
+    assert "Export JSON" not in [c["label"] for c in message.components[0]["components"]]
+
+
+def long_hand(players: list[str]) -> tuple[int, str, Hand]:
+    """The first deal (by seed) that computer players take more than 50 turns over:
+    its seed, its moves in the tape's text, and the hand at its end."""
+    rules = HouseRules()
+    for seed in range(100):
+        hand = Hand.deal(players, rules, 0, seed)
+        rng = random.Random(seed)
+        words = []
+        while not hand.is_over:
+            player = hand.turn
+            assert player is not None
+            action = choose_action(hand.view_for(player), "easy", rng)
+            words.append(encode_move(players.index(player), action))
+            hand.apply(player, action)
+        if len(HandTape.read(players, rules, 0, seed, " ".join(words)).turns()) > 50:
+            return seed, " ".join(words), hand
+    raise AssertionError("no long hand in 100 deals")
+
+
+async def record_long_hand(server: Server, db: Database) -> int:
+    """A recorded match of Ann and Bob of one long hand; its number."""
+    players = [str(server.ann.id), str(server.bob.id)]
+    seed, words, hand = long_hand(players)
+    outcome = hand.outcome
+    assert outcome is not None
+    now = time.time()
+    return await db.record_match(
+        MatchRecord(
+            guild_id=server.guild.id,
+            channel_id=server.channel.id,
+            seats=[
+                SeatRecord(players[0], server.ann.id, "Ann", False),
+                SeatRecord(players[1], server.bob.id, "Bob", False),
+            ],
+            rules=HouseRules().to_dict(),
+            hands=[
+                HandRecord(1, outcome.went_out, outcome.rummy, dict(outcome.scores),
+                           tuple(outcome.winners), outcome.reason.value,
+                           HandMoves(0, seed, words))
+            ],
+            totals=dict(outcome.scores),
+            winners=tuple(outcome.winners),
+            abandoned=False,
+            started_at=now - 600,
+            ended_at=now,
+        )
+    )
+
+
+def looks(message: Message) -> tuple[Any, ...]:
+    return copy.deepcopy(message.embeds), copy.deepcopy(message.components), message.edits
+
+
+async def test_a_long_hand_pages_its_turns_and_forged_jumps_change_nothing(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch()
+    assert bot.db is not None
+    match_id = await record_long_hand(server, bot.db)
+    tape, names = await stored_tape(bot.db, match_id, 1)
+    turns, steps = tape.turns(), len(tape.moves)
+    replay = await server.ann.slash(server.channel, "rummy replay", match=match_id, hand=1)
+    message = replay.message
+    assert message is not None and len(message.components) == 5
+    jump = REPLAY_TURN.id(server.guild.id, f"{match_id}.1")
+    pages = REPLAY_TURN.id(server.guild.id, f"{match_id}.1.p")
+    assert options(message, jump) == [str(n) for n in range(1, 26)]
+    assert options(message, pages)[:3] == ["1", "26", "51"]
+
+    # A page of turns: its first turn, and the select now lists that page.
+    page = await server.ann.select(message, pages, ["26"])
+    assert page.type == 7 and page.message is message
+    assert turn_line(tape, names, 26) in page.text()
+    assert at_move(tape, turns[25].step) in page.text()
+    assert options(message, jump) == [str(n) for n in range(26, 51)]
+    picked = await server.ann.select(message, jump, ["40"])
+    assert turn_line(tape, names, 40) in picked.text()
+    assert at_move(tape, turns[39].step) in picked.text()
+
+    # Made-up jumps are refused to the clicker alone, and the replay stays as it was:
+    # a step the message does not show (out of range, or no number) by the router...
+    shown = looks(message)
+    guild = server.guild.id
+    for arg in (f"{match_id}.1.{steps + 1}.n", f"{match_id}.1.x.tn", f"{match_id}.1.3.n"):
+        refused = await server.ann.forge_click(message, REPLAY_STEP.id(guild, arg))
+        assert refused.type == 4 and refused.ephemeral and refused.message is not message
+        assert "That control is not one I recognise" in refused.text()
+    # ...and a turn the select does not offer, which only the replay can judge.
+    forged_turns = {
+        (jump, "0"): f"has turns 1 to {len(turns)}, not 0",
+        (pages, str(len(turns) + 1)): f"has turns 1 to {len(turns)}, not {len(turns) + 1}",
+        (jump, "seven"): "Pick one turn from the list",
+        (pages, "²"): "Pick one turn from the list",
+    }
+    for (menu, value), said in forged_turns.items():
+        refused = await server.ann.forge_select(message, menu, [value])
+        assert refused.type == 4 and refused.ephemeral and refused.message is not message
+        assert said in refused.text(), refused.text()
+    assert looks(message) == shown

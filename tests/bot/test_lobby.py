@@ -15,6 +15,7 @@ from tests.waiting import until
 
 from .conftest import LaunchBot, Server
 from .harness import table_message
+from .test_play import button_id, host_panel
 
 
 def seat_lines(emu: FakeDiscord, server: Server) -> str:
@@ -38,17 +39,21 @@ async def test_lobby_join_leave_and_start(server: Server, launch: LaunchBot) -> 
     not_seated = await server.cat.click(opened.message, label="Leave")
     assert not_seated.ephemeral and "don't have a seat" in not_seated.text()
 
-    alone = await server.ann.click(opened.message, label="Start")
+    panel = await host_panel(opened)
+    alone = await server.ann.click(panel, label="Start")
     assert alone.ephemeral and "At least 2 players" in alone.text()
 
     await server.bob.click(opened.message, label="Join")
-    not_host = await server.bob.click(opened.message, label="Start")
+    not_host = await server.bob.forge_click(opened.message, button_id(panel, "start"))
     assert not_host.ephemeral and "Only the host" in not_host.text()
 
-    started = await server.ann.click(opened.message, label="Start")
-    assert started.type == 7 and not started.ephemeral
-    assert "hand 1" in started.text().lower()
-    assert {b["label"] for b in started.message.buttons()} == {"Show hand", "Rules"}
+    started = await server.ann.click(panel, label="Start")
+    assert started.type == 7 and started.ephemeral and "already started" in started.text()
+    assert started.message is not None and started.message.buttons() == []
+    await bot.game.tasks.wait_idle()
+    public = opened.message
+    assert public is not None and "hand 1" in public.text().lower()
+    assert {b["label"] for b in public.buttons()} == {"Show hand", "Rules"}
 
     late = await server.cat.click(opened.message, label="Show hand")
     assert late.ephemeral and "not playing" in late.text()
@@ -83,16 +88,22 @@ async def test_computers_join_and_only_the_host_adds_them(
 ) -> None:
     bot = await launch()
     lobby = await server.ann.slash(server.channel, "rummy start")
+    panel = await host_panel(lobby)
     await server.bob.click(lobby.message, label="Join")
-    refused = await server.bob.click(lobby.message, label="Add computer (hard)")
+    hard = panel.button("Add computer (hard)")["custom_id"]
+    refused = await server.bob.forge_click(lobby.message, hard)
     assert refused.ephemeral and "Only the host" in refused.text()
     for _ in range(4):
-        await server.ann.click(lobby.message, label="Add computer (easy)")
+        await server.ann.click(panel, label="Add computer (easy)")
+    assert panel.button("Add computer (easy)").get("disabled") and "6/6" in panel.text()
+    await bot.game.tasks.wait_idle()
     full = lobby.message
     assert full is not None and full.button("Join").get("disabled")
     assert "🤖" in full.text() and "6/6" in full.text()
-    removed = await server.ann.click(lobby.message, label="Remove computer")
-    assert "5/6" in removed.text()
+    removed = await server.ann.click(panel, label="Remove computer")
+    assert removed.type == 7 and "5/6" in removed.text()
+    await bot.game.tasks.wait_idle()
+    assert "5/6" in full.text()
     table = bot.game.tables.get(server.channel.id)
     assert table is not None and sum(s.is_computer for s in table.seats) == 3
 
@@ -100,12 +111,16 @@ async def test_computers_join_and_only_the_host_adds_them(
 async def test_cancel_frees_the_channel(server: Server, launch: LaunchBot) -> None:
     bot = await launch()
     lobby = await server.ann.slash(server.channel, "rummy start")
+    panel = await host_panel(lobby)
     await server.bob.click(lobby.message, label="Join")
-    refused = await server.bob.click(lobby.message, label="Cancel")
+    refused = await server.bob.forge_click(lobby.message, button_id(panel, "cancel"))
     assert refused.ephemeral and "Only the host" in refused.text()
-    cancelled = await server.ann.click(lobby.message, label="Cancel")
-    assert cancelled.type == 7 and "cancelled" in cancelled.text()
-    assert cancelled.message is not None and not cancelled.message.buttons()
+    cancelled = await server.ann.click(panel, label="Cancel")
+    assert cancelled.type == 7 and cancelled.message is not None
+    assert not cancelled.message.buttons() and "no game running" in cancelled.text()
+    await bot.game.tasks.wait_idle()
+    assert lobby.message is not None and "cancelled" in lobby.message.text()
+    assert not lobby.message.buttons()
     assert bot.game.tables.get(server.channel.id) is None
     assert bot.db is not None and (await bot.db.load_live_tables()).tables == []
     fresh = await server.bob.slash(server.channel, "rummy start")
@@ -128,6 +143,7 @@ async def test_simultaneous_joins_take_distinct_seats(server: Server, launch: La
 async def test_lobby_left_alone_closes_itself(server: Server, launch: LaunchBot) -> None:
     bot = await launch()
     lobby = await server.ann.slash(server.channel, "rummy start")
+    panel = await host_panel(lobby)
     table = bot.game.tables.get(server.channel.id)
     assert table is not None
     await bot.game.automation.sweep(now=table.created_at + 14 * 60)
@@ -137,6 +153,8 @@ async def test_lobby_left_alone_closes_itself(server: Server, launch: LaunchBot)
     assert bot.game.tables.get(server.channel.id) is None
     assert lobby.message is not None and "lobby closed" in lobby.message.text()
     assert not lobby.message.buttons()
+    # The host's controls say so too, and offer nothing more to press.
+    assert "no game running" in panel.text() and not panel.buttons()
 
 
 async def test_start_is_refused_where_the_bot_cannot_post(
@@ -213,7 +231,7 @@ async def test_the_deal_is_not_overwritten_by_a_join_answered_before_it(
     server: Server, launch: LaunchBot
 ) -> None:
     bot, lobby, bob = await bob_joins_slowly(server, launch)
-    started = await server.ann.click(lobby.message, label="Start")
+    started = await server.ann.click(await host_panel(lobby), label="Start")
     await bob.answered()
     assert started.answered
     await bot.game.tasks.wait_idle()

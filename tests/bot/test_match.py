@@ -14,7 +14,7 @@ from tests.fakediscord.world import Message
 
 from .conftest import FAST, LaunchBot, Server
 from .harness import TablePlayer, play_simple_turn, table_message
-from .test_play import start_game
+from .test_play import host_panel, start_game
 
 MAX_TURNS_IN_TEST = 400
 
@@ -174,11 +174,12 @@ async def test_a_rematch_keeps_seats_and_rules_and_starts_once_all_are_back(
     seated = [server.player(server.ann), server.player(server.bob)]
     lobby = await server.ann.slash(server.channel, "rummy start", hands=1, ace="high_or_low")
     assert lobby.message is not None
+    panel = await host_panel(lobby)
     await server.bob.click(lobby.message, label="Join")
-    await server.ann.click(lobby.message, label="Add computer (hard)")
+    await server.ann.click(panel, label="Add computer (hard)")
     for player in seated:
         player.settle = bot.game.tasks.wait_idle
-    await server.ann.click(lobby.message, label="Start")
+    await server.ann.click(panel, label="Start")
     await bot.game.tasks.wait_idle()
     everyone = [*seated]
     await play_match(bot, server, everyone)

@@ -3,9 +3,39 @@
 from __future__ import annotations
 
 from bot import RummyBot
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.actors import Reply
+from tests.fakediscord.world import Channel, Message
+from tests.waiting import until
 
 from .conftest import LaunchBot, Server
 from .harness import TablePlayer, rig_hand, table_message
+
+
+async def host_panel(opened: Reply) -> Message:
+    """The host's own controls, sent after the lobby ``opened`` answered with
+    (a follow-up, so it may land a moment after the answer)."""
+    await until(lambda: bool(opened.followups), "the host's controls")
+    panel = opened.followups[0]
+    assert panel.ephemeral
+    return panel
+
+
+def button_id(message: Message, action: str) -> str:
+    """A button's custom id by its action: the lobby may be in any language."""
+    return next(b["custom_id"] for b in message.buttons() if f":{action}:" in b["custom_id"])
+
+
+async def dealt_table(emu: FakeDiscord, channel: Channel) -> Message:
+    """The public table once it shows the dealt hand: Start answers in the host's
+    own controls, and the public message is drawn a moment later."""
+
+    def shown() -> bool:
+        public = table_message(emu, channel)
+        return any(b["label"] == "Show hand" for b in public.buttons())
+
+    await until(shown, "the dealt table")
+    return table_message(emu, channel)
 
 
 async def start_game(
@@ -15,14 +45,11 @@ async def start_game(
         player.settle = bot.game.tasks.wait_idle
     lobby = await seated[0].actor.slash(server.channel, "rummy start", **options)
     assert lobby.message is not None
-    # By action, not label: the lobby may be in any language.
-    join, start = (
-        next(b["custom_id"] for b in lobby.message.buttons() if f":{action}:" in b["custom_id"])
-        for action in ("join", "start")
-    )
+    panel = await host_panel(lobby)
+    join, start = button_id(lobby.message, "join"), button_id(panel, "start")
     for player in seated[1:]:
         await player.actor.click(lobby.message, custom_id=join)
-    await seated[0].actor.click(lobby.message, custom_id=start)
+    await seated[0].actor.click(panel, custom_id=start)
     await bot.game.tasks.wait_idle()
 
 

@@ -20,6 +20,7 @@ from tests.postgres_server import PostgresServer
 
 from .conftest import Server
 from .harness import TablePlayer
+from .test_play import dealt_table, host_panel
 from .test_stopping import opened
 
 SHARDS = 4
@@ -58,8 +59,10 @@ async def deal_and_draw(channel: Channel, players: list[TablePlayer]) -> TablePl
     whoever moves first draws; that player."""
     lobby = await players[0].actor.slash(channel, "rummy start", hands=1)
     assert lobby.message is not None
+    panel = await host_panel(lobby)
     await players[1].actor.click(lobby.message, label="Join")
-    await players[0].actor.click(lobby.message, label="Start")
+    await players[0].actor.click(panel, label="Start")
+    await dealt_table(players[0].emu, channel)
     mover = await opened(players)
     assert "You drew" in (await mover.draw()).text()
     return mover

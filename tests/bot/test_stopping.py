@@ -11,7 +11,7 @@ from tests.fakediscord.load_process import BotProcess
 
 from .conftest import LaunchBot, Server
 from .harness import TablePlayer, table_message
-from .test_play import heads_up
+from .test_play import dealt_table, heads_up, host_panel
 
 
 async def opened(players: list[TablePlayer]) -> TablePlayer:
@@ -30,8 +30,10 @@ async def test_sigterm_during_play_loses_nothing_and_exits_0(
     try:
         await bot.wait_connected(emu)
         lobby = await server.ann.slash(server.channel, "rummy start")
+        panel = await host_panel(lobby)
         await server.bob.click(lobby.message, label="Join")
-        await server.ann.click(lobby.message, label="Start")
+        await server.ann.click(panel, label="Start")
+        await dealt_table(emu, server.channel)
         players = [server.player(server.ann), server.player(server.bob)]
         first = await opened(players)
         # The draw's answer is on its way (Discord slow to take it) when the

@@ -309,26 +309,38 @@ async def _run_table(emu: FakeDiscord, table: LoadTable, hands: int, delay: floa
     """Open a lobby, everyone joins, the host starts; then all play."""
     await asyncio.sleep(delay)
     host, *guests = table.players
-    lobby = None
+    opened = None
     for _ in range(3):
         reply = await host.act(lambda: host.actor.slash(table.channel, "rummy start", hands=hands))
         if reply is not None and reply.message is not None and not reply.ephemeral:
-            lobby = reply.message
+            opened = reply
             break
-    if lobby is None:
+    if opened is None or opened.message is None:
         return
+    lobby = opened.message
+    # The host's controls (Start) come in a message of their own after the lobby.
+    panels = await emu._wait_until(lambda: opened.followups, 10.0)
+    if not panels:
+        return
+    panel = panels[0]
     await asyncio.gather(*(_join(guest, lobby.id) for guest in guests))
     started = False
     for _ in range(3):
-        reply = await host.act(lambda: host.actor.click(lobby.id, label="Start"))
-        sight = public_table(emu, table.channel)
-        if reply is not None and sight is not None and sight.stage == "playing":
+        reply = await host.act(lambda: host.actor.click(panel.id, label="Start"))
+        # The public table is drawn a moment after Start's answer.
+        playing = await emu._wait_until(lambda: _is_playing(emu, table.channel), 10.0)
+        if reply is not None and playing:
             started = True
             break
     if not started:
         return
     table.started = True
     await asyncio.gather(*(player.play() for player in table.players))
+
+
+def _is_playing(emu: FakeDiscord, channel: Channel) -> bool:
+    sight = public_table(emu, channel)
+    return sight is not None and sight.stage == "playing"
 
 
 async def _watch_loop(lags: list[float], every: float = 0.05) -> None:

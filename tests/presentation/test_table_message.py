@@ -19,6 +19,7 @@ from engine import (
 from engine.scoring import HandOutcome
 from presentation.card_emoji import CardFaces
 from presentation.card_faces import all_images
+from presentation.host_panel import host_panel_layout
 from presentation.i18n import speaking
 from presentation.layouts import (
     MAX_COMPONENTS,
@@ -126,8 +127,30 @@ def test_the_lobby_lists_seats_and_only_the_rules_that_differ() -> None:
     text = shown(layout)
     assert "(3/6)" in text and "🤖 Ada (hard)" in text
     assert "3 hands" in text and "500 turns" not in text
-    assert "Join" in labels(layout) and "Add computer (hard)" in labels(layout)
+    # Everyone sees only what everyone may press; the host is told where the rest is.
+    assert labels(layout) == ["Join", "Leave", "Rules"]
+    assert f"<@{table.host_id}>: your controls" in text
     assert public_layout(table, ALL_EMOJI).items == layout.items
+
+
+def test_the_hosts_controls_show_the_seats_and_what_only_the_host_may_press() -> None:
+    table = playing_table(rules=HouseRules(target=None, hands=3))
+    table.stage, table.match = Stage.LOBBY, None
+    panel = host_panel_layout(table)
+    assert labels(panel) == [
+        "Start", "Cancel", "Add computer (easy)", "Add computer (hard)",
+        "Add computer (expert)", "Remove computer",
+    ]
+    text = shown(panel)
+    assert "Only you see this" in text and "(3/6)" in text and "3 hands" in text
+    assert "Basic Rummy" not in text
+    assert "Basic Rummy" in shown(host_panel_layout(table, with_rules=True))
+    assert count_components(panel) <= MAX_COMPONENTS and text_length(panel) <= MAX_TEXT
+    # Once the lobby is over, they say so and offer nothing to press.
+    for stage, said in ((Stage.PLAYING, "already started"), (Stage.FINISHED, "no game running")):
+        table.stage = stage
+        closed = host_panel_layout(table)
+        assert labels(closed) == [] and said in shown(closed)
 
 
 def test_the_largest_table_stays_within_discords_limits() -> None:

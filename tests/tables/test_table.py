@@ -3,7 +3,7 @@ import json
 import pytest
 
 from engine import DrawStock
-from tables import HandMessage, Stage, Table, TableRegistry
+from tables import HandMessage, HostPanel, Stage, Table, TableRegistry
 from tables.records import live_table
 from tables.tapes import add_move, current_tape, public_record
 from transport.handles import TOKEN_LIFETIME, InteractionHandle
@@ -173,3 +173,26 @@ def test_open_hand_messages_are_saved_beside_the_game_while_their_tokens_live() 
     back = again.hand_messages["1"]
     assert (back.handle.token, back.message_id, back.opened_at) == ("fresh-token", 501, now - 60)
     assert back.shows == again.changes and again.saved_hand_messages == {}
+
+
+def test_the_hosts_lobby_controls_are_saved_beside_the_game_while_their_token_lives() -> None:
+    table = playing_table()
+    table.stage, table.match = Stage.LOBBY, None
+    now = 1_000_000.0
+    handle = InteractionHandle.__new__(InteractionHandle)
+    handle.application_id, handle.token = 7, "host-token"
+    table.host_panel = HostPanel(handle, now - 60, 601, followup=True, with_rules=True)
+    state = json.loads(json.dumps(live_table(table).state))
+    assert "host_panel" not in table.to_dict()  # the game alone
+    again = Table.from_dict(state)
+    again.restore_host_panel(FakeHandle, now)
+    back = again.host_panel
+    assert back is not None and back.handle.token == "host-token"
+    assert (back.message_id, back.followup, back.with_rules) == (601, True, True)
+    assert back.shows == again.changes and again.saved_host_panel is None
+    # Past its token's life, or once the game has started, there is nothing to follow.
+    late = Table.from_dict(state)
+    late.restore_host_panel(FakeHandle, now + TOKEN_LIFETIME)
+    started = Table.from_dict({**state, "stage": "playing", "match": table.to_dict()["match"]})
+    started.restore_host_panel(FakeHandle, now)
+    assert late.host_panel is None and started.host_panel is None
