@@ -24,7 +24,8 @@ from presentation.actions import ComponentId
 from presentation.card_emoji import CardFaces
 from presentation.hand_message import CLIENT_LANGUAGE, Choices, hand_layout, settings_layout
 from presentation.hand_messages import HandMessages
-from presentation.i18n import LANGUAGES, N_, _, current, speaking, use
+from presentation.i18n import LANGUAGES, N_, _, current, label_on, speaking, use
+from presentation.labels import NEXT_HAND_LABEL
 from presentation.layouts import Layout
 from presentation.notify import Notifier
 from presentation.refresh import TableRefresher
@@ -69,7 +70,8 @@ def _hand_of_arg(parsed: ComponentId) -> str:
 
 def _require_current_hand(table: Table, parsed: ComponentId) -> None:
     if table.stage is Stage.HAND_OVER:
-        raise Refusal(_("This hand is over: press Next hand on the table."))
+        raise Refusal(_("This hand is over: press **{next_hand}** on the table.",
+                        next_hand=label_on(NEXT_HAND_LABEL, table.language)))
     if table.stage is not Stage.PLAYING:
         raise Refusal(_(NOT_STARTED))
     if _hand_of_arg(parsed) != str(table.hand_number):

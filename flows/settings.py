@@ -135,7 +135,8 @@ class ServerRules:
 
     async def help(self, interaction: Interaction) -> None:
         """`/rummy help`: the commands and how a turn goes, in a few lines."""
-        await interaction.response.send_message(render.help_text(), ephemeral=True)
+        said = render.help_text(self.public_language(interaction))
+        await interaction.response.send_message(said, ephemeral=True)
 
     def for_new_game(self, interaction: Interaction, options: Mapping[str, Any]) -> HouseRules:
         """The rules of a lobby opened with these options; ``RummyError`` if they clash."""

@@ -21,7 +21,7 @@ from db import Database, StorageError
 from engine import Card
 
 from .card_faces import BACK_NAME, all_images, emoji_name
-from .i18n import card_text
+from .i18n import card_text, current
 from .pacing import LATER, RequestBudget
 
 log = logging.getLogger(__name__)
@@ -38,8 +38,10 @@ class CardFaces:
     def __init__(self, ids: Mapping[str, int] | None = None) -> None:
         self.ids: dict[str, int] = dict(ids or {})
         # None: no emoji, the card is text (in the reader's language, so not kept here).
-        self._inline: dict[tuple[Card, bool], str | None] = {}
-        self._component: dict[tuple[Card, bool], dict[str, Any] | None] = {}
+        # Keyed by the reader's language too: the faces say what the text says
+        # (B, D, K to a German reader).
+        self._inline: dict[tuple[Card, bool, str], str | None] = {}
+        self._component: dict[tuple[Card, bool, str], dict[str, Any] | None] = {}
 
     def add(self, name: str, emoji_id: int) -> None:
         """The emoji ``name`` exists now (as ``emoji_id``)."""
@@ -48,13 +50,16 @@ class CardFaces:
         self._component.clear()
 
     def emoji(self, card: Card, *, four_colour: bool = False) -> tuple[str, int] | None:
-        name = emoji_name(card, four_colour=four_colour)
+        """The face of ``card`` as the current language writes its rank; None where
+        the bot has no such emoji (the card is then text, in the same letters)."""
+        letter = current().letters.get(card.rank)
+        name = emoji_name(card, four_colour=four_colour, letter=letter)
         emoji_id = self.ids.get(name)
         return None if emoji_id is None else (name, emoji_id)
 
     def inline(self, card: Card, *, four_colour: bool = False) -> str:
         """The card in a line of text."""
-        key = (card, four_colour)
+        key = (card, four_colour, current().code)
         if key in self._inline:
             shown = self._inline[key]
         else:
@@ -68,7 +73,7 @@ class CardFaces:
 
     def component_emoji(self, card: Card, *, four_colour: bool = False) -> dict[str, Any] | None:
         """The ``emoji`` of a button or select option showing ``card``, if it has one."""
-        key = (card, four_colour)
+        key = (card, four_colour, current().code)
         if key not in self._component:
             found = self.emoji(card, four_colour=four_colour)
             self._component[key] = (

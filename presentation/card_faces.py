@@ -24,13 +24,15 @@ import functools
 import io
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import NoReturn
 
 from PIL import Image, ImageDraw, ImageFont
 
 from engine.cards import SUIT_ORDER, Card, Suit, card_at
+
+from .i18n import rank_letters
 
 __all__ = [
     "BACK_NAME",
@@ -116,30 +118,50 @@ _STANDARD_COLOUR: dict[Suit, Colour] = {
 }
 
 
-def emoji_name(card: Card, *, four_colour: bool = False) -> str:
+def emoji_name(card: Card, *, four_colour: bool = False, letter: str | None = None) -> str:
     """The emoji name of a card's face, read well by screen readers: ``queen_of_hearts``.
 
     The four-colour faces of clubs and diamonds get a colour word
     (``ace_of_clubs_green``, ``ten_of_diamonds_blue``); hearts and spades look
-    the same in both decks and keep their one name.
+    the same in both decks and keep their one name. A face drawn with another
+    language's letter for its rank ends with that letter (``queen_of_hearts_d``,
+    the German Dame).
     """
     name = f"{_RANK_WORDS[card.rank]}_of_{_SUIT_WORDS[card.suit]}"
     if four_colour and card.suit in _FOUR_COLOUR:
         name += "_" + _FOUR_COLOUR[card.suit][1]
+    if is_other_letter(card.rank, letter):
+        assert letter is not None
+        name += "_" + letter.lower()
     return name
 
 
-def face_png(card: Card, *, four_colour: bool = False) -> bytes:
+def is_other_letter(rank: int, letter: str | None) -> bool:
+    """Whether ``letter`` is a face of its own for ``rank``: another letter than the
+    English one, and one an emoji name can carry (Discord allows a-z, 0-9 and _)."""
+    return (
+        letter is not None
+        and letter != _RANK_TEXT[rank]
+        and letter.isascii()
+        and letter.isalpha()
+        and len(letter) == 1
+    )
+
+
+def face_png(card: Card, *, four_colour: bool = False, letter: str | None = None) -> bytes:
     """The card's face as a 128x128 RGBA PNG with transparent corners.
 
-    The rank fills the upper half and the suit shape the lower half, red for
+    The rank fills the upper half (as ``letter`` when given: the letter a
+    language prints on its cards) and the suit shape the lower half, red for
     hearts and diamonds and black for spades and clubs; with ``four_colour``
     clubs are green and diamonds blue. Drawn once per process, then cached.
     """
     colour = _STANDARD_COLOUR[card.suit]
     if four_colour and card.suit in _FOUR_COLOUR:
         colour = _FOUR_COLOUR[card.suit][0]
-    return _face(card.rank, card.suit, colour)
+    rank = letter if is_other_letter(card.rank, letter) else _RANK_TEXT[card.rank]
+    assert rank is not None
+    return _face(rank, card.suit, colour)
 
 
 @functools.cache
@@ -168,11 +190,15 @@ def back_png() -> bytes:
     return _png(big.resize((SIZE, SIZE), Image.Resampling.BOX))
 
 
-def all_images() -> dict[str, bytes]:
-    """Every image the bot uploads as an emoji, by emoji name (79 in all).
+def all_images(letters: Mapping[int, Iterable[str]] | None = None) -> dict[str, bytes]:
+    """Every image the bot uploads as an emoji, by emoji name.
 
     The 52 standard faces suit by suit (clubs, diamonds, hearts, spades, ace to
-    king), then the 26 four-colour faces of clubs and diamonds, then the back.
+    king), then the 26 four-colour faces of clubs and diamonds, then the back:
+    79. Then each face again with every other letter its rank is written with
+    in ``letters`` (rank: letters; by default those of the bot's languages, so
+    that a German reader's cards say B, D, K as the German text does): 30 more
+    for German, French and Polish.
     """
     images: dict[str, bytes] = {}
     for suit in SUIT_ORDER:
@@ -185,6 +211,16 @@ def all_images() -> dict[str, bytes]:
                 card = card_at(rank, suit)
                 images[emoji_name(card, four_colour=True)] = face_png(card, four_colour=True)
     images[BACK_NAME] = back_png()
+    chosen = rank_letters() if letters is None else letters
+    for rank, written in sorted(chosen.items()):
+        for letter in sorted(set(written)):
+            if not is_other_letter(rank, letter):
+                continue
+            for suit in SUIT_ORDER:
+                card = card_at(rank, suit)
+                for four in (False, True) if suit in _FOUR_COLOUR else (False,):
+                    name = emoji_name(card, four_colour=four, letter=letter)
+                    images[name] = face_png(card, four_colour=four, letter=letter)
     return images
 
 
@@ -228,7 +264,7 @@ def _blank_card() -> Image.Image:
 
 
 @functools.cache
-def _face(rank: int, suit: Suit, colour: Colour) -> bytes:
+def _face(rank: str, suit: Suit, colour: Colour) -> bytes:
     face = _blank_card().copy()
     face.paste(colour, (0, 0), _rank_mask(rank))
     face.paste(colour, (0, 0), _suit_mask(suit))
@@ -286,17 +322,17 @@ def _glyph(font: ImageFont.FreeTypeFont, char: str, baseline: int) -> Image.Imag
 
 
 @functools.cache
-def _rank_mask(rank: int) -> Image.Image:
-    """The rank's ink in the upper band, centred, as a 128 px alpha mask."""
+def _rank_mask(rank: str) -> Image.Image:
+    """The rank's ink (``"10"``, ``"Q"``) in the upper band, centred, as a 128 px alpha mask."""
     font = _font()
     cap_top, _ = _ink_rows(font, "K", stroke=_big(_RANK_STROKE))
     baseline = _big(_RANK_TOP) - cap_top
     # The font spaces "10" for running text, far wider than a card needs.
-    glyphs = [_glyph(font, char, baseline) for char in _RANK_TEXT[rank]]
+    glyphs = [_glyph(font, char, baseline) for char in rank]
     gap = _big(_RANK_GAP)
     width = sum(glyph.width for glyph in glyphs) + gap * (len(glyphs) - 1)
     if width > _big(_RANK_MAX_WIDTH):
-        raise RuntimeError(f"rank {_RANK_TEXT[rank]} is wider than the card")
+        raise RuntimeError(f"rank {rank} is wider than the card")
     big = Image.new("L", (_BIG, _BIG), 0)
     x = (_BIG - width) // 2
     for glyph in glyphs:

@@ -36,7 +36,8 @@ from . import actions
 from .card_emoji import CardFaces
 from .components import DANGER, PRIMARY, SECONDARY, SUCCESS, Component, option, select
 from .explain import explain
-from .i18n import LANGUAGES, N_, _, card_text, n_, number
+from .i18n import LANGUAGES, N_, _, card_text, label_on, n_, number
+from .labels import REMATCH_LABEL
 from .layouts import Layout, container, row, section, separator, text
 from .render import EVENT_LINES, log_text, piles_text
 
@@ -144,12 +145,13 @@ class HandLayout:
             parts.append(text(self.cards(hand) if hand else _("*No cards left.*")))
         parts += [separator(), text(self.piles()), text(self.melds())]
         since = self.since_last_turn()
+        # The whole log beside the latest of it, where a player reading the moves
+        # looks for more; the row of tools then fits a phone. Before anyone else
+        # has moved, it joins the tools once there is a move to read.
+        log = button(actions.FULL_LOG.id(self.scope, str(self.hand_number)),
+                     # Translators: a button that shows every move of the hand so far.
+                     _("Log"), SECONDARY.value)
         if since:
-            # The whole log beside the latest of it, where a player reading the
-            # moves looks for more; the row of tools then fits a phone.
-            log = button(actions.FULL_LOG.id(self.scope, str(self.hand_number)),
-                         # Translators: a button that shows every move of the hand so far.
-                         _("Log"), SECONDARY.value)
             parts.append(section(since, log))
         if note:
             parts.append(text(f"> {note}"))
@@ -161,7 +163,10 @@ class HandLayout:
             why = self.why_not(selected) if playing and not note else None
             if why:
                 parts.append(text(f"-# ✋ {why}"))
-        parts.append(row(self.tools(mode)))
+        tools = self.tools(mode)
+        if not since and any(by is not None for by, _line in self.table.hand_log):
+            tools.append(log)
+        parts.append(row(tools))
         accent = YOUR_TURN if my_turn else WAITING
         return Layout(container(*parts, accent=accent))
 
@@ -395,8 +400,9 @@ class HandLayout:
                          name=seat.shown_name, cards=held, score=score, total=total)
             lines.append(line)
         over = (
-            _("The match is over: **Rematch** on the table opens a new game with the same "
-              "rules, which each player joins.")
+            _("The match is over: **{rematch}** on the table opens a new game with the same "
+              "rules, which each player joins.",
+              rematch=label_on(REMATCH_LABEL, self.table.language))
             if match.is_over
             else _("Next hand is on the table.")
         )

@@ -38,6 +38,8 @@ from tables import Table
 DOMAIN = "rummy"
 LOCALES = Path(__file__).resolve().parent / "locales"
 ENGLISH = "en"
+# Ranks written as a letter rather than a number.
+LETTER_RANKS = (1, 11, 12, 13)
 # Adding a language: its catalogue under LOCALES, and one line here.
 LANGUAGES: dict[str, str] = {
     "en": "English",
@@ -82,6 +84,9 @@ class Language:
             str(card): self._rank(card.rank) + SUIT_SYMBOLS[card.suit.value]
             for card in full_deck()
         }
+        # The letters of the ranks that are letters (ace and the court cards):
+        # the card faces are drawn with them, so that faces and text agree.
+        self.letters = {rank: self._rank(rank) for rank in LETTER_RANKS}
 
     def _rank(self, rank: int) -> str:
         return self.translations.pgettext("card rank", RANK_NAMES[rank])
@@ -171,6 +176,22 @@ def _counted(found: Language, singular: str, plural: str, count: int) -> str:
         return found.translations.ngettext(singular, plural, count).format(n=number(count))
     finally:
         _current.reset(token)
+
+
+def rank_letters() -> dict[int, set[str]]:
+    """Every letter a rank is written with, in any of the bot's languages."""
+    letters: dict[int, set[str]] = {rank: set() for rank in LETTER_RANKS}
+    for loaded in _LOADED.values():
+        for rank, letter in loaded.letters.items():
+            letters[rank].add(letter)
+    return letters
+
+
+def label_on(message: str, shown_in: str | None) -> str:
+    """A button's label as the reader sees it on a message drawn in language
+    ``shown_in``: help, refusals and DMs speak the reader's language but name the
+    public table's buttons as the table, in the server's language, shows them."""
+    return language(shown_in).translations.gettext(message)
 
 
 def N_(message: str) -> str:

@@ -22,7 +22,8 @@ from tables import Seat, Table
 
 from . import render
 from .card_emoji import CardFaces
-from .i18n import _, n_, seat_language, speaking
+from .i18n import _, label_on, n_, seat_language, speaking
+from .labels import SHOW_HAND_LABEL
 from .pacing import LATER, RequestBudget
 
 log = logging.getLogger(__name__)
@@ -79,11 +80,14 @@ class Notifier:
         with speaking(seat.language):
             text = n_(
                 "You missed {n} turn in a row at Rummy in {channel}: a computer plays your seat "
-                "until you press **Take my seat back** in your hand (**Show hand** on the table).",
+                "until you press **Take my seat back** in your hand (**{show_hand}** on the "
+                "table).",
                 "You missed {n} turns in a row at Rummy in {channel}: a computer plays your seat "
-                "until you press **Take my seat back** in your hand (**Show hand** on the table).",
+                "until you press **Take my seat back** in your hand (**{show_hand}** on the "
+                "table).",
                 seat.missed_turns,
                 channel=f"<#{table.channel_id}>",
+                show_hand=label_on(SHOW_HAND_LABEL, table.language),
             )
         self._post(table, (seat.user_id, table.channel_id, "autopilot"), lambda: text)
 

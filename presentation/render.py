@@ -31,7 +31,19 @@ from tables.table import HAND_LOG_LINES
 from transport.handles import TOKEN_LIFETIME
 
 from .card_emoji import CardFaces
-from .i18n import N_, Language, _, card_text, cards_text, current, n_, number, speaking
+from .i18n import (
+    N_,
+    Language,
+    _,
+    card_text,
+    cards_text,
+    current,
+    label_on,
+    n_,
+    number,
+    speaking,
+)
+from .labels import JOIN_LABEL, SHOW_HAND_LABEL
 
 TEXT_CARDS = CardFaces()
 
@@ -163,8 +175,8 @@ def turn_dm(table: Table, key: str, jump_url: str, faces: CardFaces = TEXT_CARDS
             _("Discard top: {card}. Your hand message there shows it: play from it.",
               card=top_text)
             if _hand_message_open(table, key)
-            else _("Discard top: {card}. Press **Show hand** on the table to play.",
-                   card=top_text),
+            else _("Discard top: {card}. Press **{show_hand}** on the table to play.",
+                   card=top_text, show_hand=label_on(SHOW_HAND_LABEL, table.language)),
         ]
     )
 
@@ -283,16 +295,20 @@ def hand_log_text(table: Table, limit: int = 1900) -> str:
 
 
 # --- help -------------------------------------------------------------------------------
-def help_text() -> str:
-    """How to play with the bot, short enough to read at a glance."""
+def help_text(public: str | None) -> str:
+    """How to play with the bot, short enough to read at a glance; ``public``: the
+    language of the server's tables, whose buttons it names as they show them."""
+    join, show_hand = label_on(JOIN_LABEL, public), label_on(SHOW_HAND_LABEL, public)
     return "\n".join(
         [
             _("**Rummy, the short version**"),
             _(
-                "`/rummy start` opens a game here: others press **Join**, the host adds "
-                "computers if wanted and presses **Start**."
+                "`/rummy start` opens a game here: others press **{join}**, the host adds "
+                "computers if wanted and presses **Start**.",
+                join=join,
             ),
-            _("**Show hand** on the table opens your hand (only you see it); play from there."),
+            _("**{show_hand}** on the table opens your hand (only you see it); play from there.",
+              show_hand=show_hand),
             _(
                 "Your turn: **Draw** (or take the discard), pick cards and **Meld** 3+ of a rank "
                 "or a run, pick a card and **Lay off** onto a meld, then pick one and "

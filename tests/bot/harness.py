@@ -32,6 +32,7 @@ from presentation.actions import (
     TAKE,
 )
 from presentation.card_faces import emoji_name
+from presentation.i18n import rank_letters
 from tables import Table
 from tables.records import live_table
 from tests.fakediscord import Actor, FakeDiscord
@@ -92,9 +93,10 @@ ACTION_OF_LABEL = {
 
 # A card face in a message's text, by its emoji's name (any deck the bot draws).
 CARD_OF_EMOJI = {
-    emoji_name(card, four_colour=four): card.code
+    emoji_name(card, four_colour=four, letter=letter): card.code
     for card in full_deck()
     for four in (False, True)
+    for letter in (None, *rank_letters().get(card.rank, ()))
 }
 
 

@@ -372,6 +372,9 @@ class _Controls:
     enabled: dict[str, bool]  # button label -> can be pressed
     # The hand's cards as shown: code -> (the button's custom id, picked now)
     picks: dict[str, tuple[str, bool]]
+    # A hand in play offers its tools (a finished hand's result does not); its
+    # card buttons only while the player picks.
+    in_play: bool
 
 
 _CONTROLS: dict[int, tuple[int, _Controls]] = {}
@@ -389,7 +392,8 @@ def _controls(message: Message) -> _Controls:
             for b in shown
             if ":pick:" in str(b["custom_id"] or "")
         }
-        seen = _CONTROLS[message.id] = (message.edits, _Controls(enabled, picks))
+        in_play = bool(picks) or any(":sort:" in str(b["custom_id"] or "") for b in shown)
+        seen = _CONTROLS[message.id] = (message.edits, _Controls(enabled, picks, in_play))
     return seen[1]
 
 
@@ -398,8 +402,8 @@ def _enabled(message: Message, label: str) -> bool:
 
 
 def _is_hand_view(message: Message | None) -> bool:
-    """A hand view in play shows the hand's cards as buttons (its result does not)."""
-    return message is not None and bool(_controls(message).picks)
+    """A hand view of a hand in play (not its result)."""
+    return message is not None and _controls(message).in_play
 
 
 def _table_melds(view: Message) -> list[Meld]:

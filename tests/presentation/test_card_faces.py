@@ -15,6 +15,7 @@ from PIL import Image
 
 from engine import Card
 from engine.cards import SUIT_ORDER, Suit, full_deck
+from presentation.card_emoji import CardFaces
 from presentation.card_faces import (
     BACK_NAME,
     all_images,
@@ -23,6 +24,7 @@ from presentation.card_faces import (
     face_png,
     main,
 )
+from presentation.i18n import card_text, speaking
 
 ROOT = Path(__file__).resolve().parents[2]
 DECK = full_deck()
@@ -92,7 +94,9 @@ def inks(png: bytes, box: tuple[int, int, int, int] = INSIDE) -> Counter[str]:
 
 def test_every_image_is_a_128px_rgba_png_with_transparent_corners() -> None:
     images = all_images()
-    assert len(images) == 79
+    # 52 faces, 26 four-colour ones, the back, and 30 faces lettered as the German
+    # (B, D), French (V, D, R) and Polish (W) cards are.
+    assert len(images) == 79 + 30
     for name, png in images.items():
         image = decode(png)
         assert (image.size, image.mode) == ((128, 128), "RGBA"), name
@@ -106,7 +110,7 @@ def test_every_image_is_a_128px_rgba_png_with_transparent_corners() -> None:
 def test_the_faces_and_the_back_are_all_different_pictures() -> None:
     standard = [face_png(card) for card in DECK] + [back_png()]
     assert len({pixels(png) for png in standard}) == 53
-    assert len({pixels(png) for png in all_images().values()}) == 79
+    assert len({pixels(png) for png in all_images().values()}) == 79 + 30
 
 
 def test_each_name_reads_the_card() -> None:
@@ -120,14 +124,49 @@ def test_each_name_reads_the_card() -> None:
 
 
 def test_the_names_are_valid_and_unique_emoji_names() -> None:
-    names = list(all_images())
+    names = list(all_images({}))
     assert len(set(names)) == len(names) == 79
-    for name in names:
+    for name in list(all_images()):
         assert re.fullmatch(r"[a-z0-9_]{2,32}", name), name
     assert BACK_NAME == "card_back" and BACK_NAME in names
     expected = {emoji_name(card) for card in DECK} | {BACK_NAME}
     expected |= {emoji_name(card, four_colour=True) for card in DECK if card.suit in RECOLOURED}
     assert set(names) == expected
+
+
+def test_a_language_that_letters_its_ranks_otherwise_gets_faces_of_its_own() -> None:
+    queen = Card.parse("QH")
+    images = all_images({12: {"Q", "D"}, 11: {"J", "ß"}})
+    # The Dame of the German deck: a face of its own, that says D, not Q.
+    assert emoji_name(queen, letter="D") == "queen_of_hearts_d" in images
+    assert emoji_name(queen, letter="Q") == "queen_of_hearts"
+    assert pixels(images["queen_of_hearts_d"]) != pixels(images["queen_of_hearts"])
+    assert "queen_of_diamonds_blue_d" in images
+    # A letter no emoji name can carry stays with the English face.
+    assert not any("ß" in name for name in images)
+    assert len(images) == 79 + 6
+
+
+def test_the_faces_say_what_the_text_says_in_each_language() -> None:
+    everything = CardFaces({name: number for number, name in enumerate(all_images(), 1)})
+    queen = Card.parse("QS")
+    for code, face, written in (("en", "queen_of_spades", "Q♠"), ("es", "queen_of_spades", "Q♠"),
+                                ("de", "queen_of_spades_d", "D♠"),
+                                ("fr", "queen_of_spades_d", "D♠")):
+        with speaking(code):
+            assert everything.inline(queen).startswith(f"<:{face}:"), code
+            emoji = everything.component_emoji(queen)
+            assert emoji is not None and emoji["name"] == face, code
+            assert card_text(queen) == written
+    with speaking("fr"):
+        assert everything.inline(Card.parse("KD"), four_colour=True).startswith(
+            "<:king_of_diamonds_blue_r:")
+    # Before the lettered faces are uploaded, a German reader gets text in
+    # German letters rather than an English face.
+    english_only = CardFaces({name: number for number, name in enumerate(all_images({}), 1)})
+    with speaking("de"):
+        assert english_only.inline(queen) == "D♠"
+        assert english_only.component_emoji(queen) is None
 
 
 def test_the_images_are_listed_under_their_own_names() -> None:

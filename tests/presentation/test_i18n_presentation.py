@@ -22,9 +22,10 @@ from db import HistoryEntry, HistorySeat, LeaderboardPage, PlayerStats, RatingPa
 from engine import Card, Termination
 from engine.scoring import HandOutcome
 from presentation import i18n
-from presentation.components import lobby_controls
+from presentation.components import host_controls, lobby_controls
 from presentation.hand_message import HandLayout, hand_layout, settings_layout
 from presentation.history import entry_line, ordinal_place, signed
+from presentation.host_panel import host_panel_layout
 from presentation.i18n import card_text, speaking
 from presentation.layouts import Layout
 from presentation.ratings import rating_embed, result_text
@@ -143,6 +144,12 @@ def everything() -> list[str]:
     shown += layout_words(settings_layout(table, {"deal_dm": True}))
     shown += layout_words(playing_layout(table))
     shown += layout_words(lobby_layout(short_names(playing_table())))
+    lobby = short_names(playing_table())
+    lobby.stage, lobby.match = Stage.LOBBY, None
+    shown += layout_words(host_panel_layout(lobby, note="⟦note⟧"))
+    for stage in (Stage.PLAYING, Stage.FINISHED):
+        lobby.stage = stage
+        shown += layout_words(host_panel_layout(lobby))
     outcome = outcome_for(table)
     table.stage = Stage.HAND_OVER
     shown += layout_words(result_layout(table, outcome))
@@ -215,7 +222,22 @@ def test_dms_history_and_ratings_are_messages(pseudo: None) -> None:
                       rows=[], page=1, pages=1, total_players=0)
     for shown in embed_words(rating_embed(page, "G1")):
         assert untranslated(shown) == [], shown
-    assert untranslated(help_text()) == []
+    assert untranslated(help_text(i18n.current().code)) == []
+
+
+def test_texts_name_the_tables_buttons_as_the_server_shows_them() -> None:
+    # A French member on a German server: the words are French, the buttons
+    # named are the ones the German table shows.
+    table = short_names(playing_table())
+    table.language = "de"
+    key = table.seats[0].key
+    with speaking("fr"):
+        said = help_text("de") + turn_dm(table, key, "<https://discord.test/x>")
+    assert said.count("**Hand zeigen**") == 2 and "Voir ma main" not in said
+    assert "**Hand zeigen** sur la table ouvre ta main" in said  # French words around it
+    with speaking("fr"):
+        alike = help_text("fr")
+    assert "**Voir ma main**" in alike and "Hand zeigen" not in alike
 
 
 def test_english_counts_agree_with_their_numbers() -> None:
@@ -229,6 +251,6 @@ def test_english_counts_agree_with_their_numbers() -> None:
 
 def test_lobby_buttons_are_messages(pseudo: None) -> None:
     table = short_names(playing_table())
-    for row in lobby_controls(table).rows:
+    for row in [*lobby_controls(table).rows, *host_controls(table).rows]:
         for item in row:
             assert untranslated(item["label"]) == [], item["label"]
