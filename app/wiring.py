@@ -45,9 +45,8 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
     notifier = Notifier(
         client, tasks.spawn, budget, wants_deal_dm=lambda user: prefs.of(user).deal_dm, faces=faces
     )
-    hand_messages = HandMessages(
-        tables, faces, lambda user: prefs.of(user).four_colour, follow_after=config.follow_after
-    )
+    hand_messages = HandMessages(tables, faces, lambda user: prefs.of(user).four_colour,
+                                 config.follow_after, config.quiet_follow_after)
     moves = Moves(config.turn_time_scale)
 
     # A saved change schedules the table's next timer, whose move is a saved

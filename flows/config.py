@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from presentation.hand_messages import FOLLOW_AFTER
+from presentation.hand_messages import FOLLOW_AFTER, QUIET_FOLLOW_AFTER
 from presentation.pacing import REQUESTS_PER_SECOND
 
 
@@ -34,3 +34,6 @@ class GameConfig:
     # shows it (presentation.hand_messages): the moves made meanwhile cost it
     # one edit. Tests that check every message after every move make it 0.
     follow_after: float = FOLLOW_AFTER
+    # How long a draw from the stock may wait for the mover's next move before
+    # the waiting players' messages show it by itself.
+    quiet_follow_after: float = QUIET_FOLLOW_AFTER

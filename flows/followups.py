@@ -3,6 +3,7 @@ it is now, and the table's next timer."""
 
 from __future__ import annotations
 
+from presentation.hand_message import DRAW_STOCK_LINE
 from presentation.hand_messages import HandMessages
 from presentation.notify import Notifier
 from presentation.refresh import TableRefresher
@@ -64,8 +65,16 @@ class FollowUps:
         now = {follow_up.turn_before} if follow_up.turn_changed else set()
         if follow_up.turn_changed and seat is not None:
             now.add(seat.key)
+        quiet = not follow_up.turn_changed and _drew_from_the_stock(table)
         for key in self.hand_messages.behind(table):
             if ended or key in now:
                 self.tasks.spawn(self.hand_messages.refresh(table, key), "hand-refresh")
-            elif not self.hand_messages.following(table, key):
-                self.tasks.spawn(self.hand_messages.follow(table, key), "hand-follow")
+            elif not self.hand_messages.following(table, key, quiet=quiet):
+                follow = self.hand_messages.follow(table, key, quiet=quiet)
+                self.tasks.spawn(follow, "hand-follow")
+
+
+def _drew_from_the_stock(table: Table) -> bool:
+    """Whether the latest change was a draw from the stock and nothing else (a
+    reshuffle it caused writes a line after it)."""
+    return bool(table.hand_log) and table.hand_log[-1][1].message == DRAW_STOCK_LINE

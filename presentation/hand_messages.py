@@ -37,6 +37,11 @@ OVERTAKEN_EDITS = 3
 # How long a waiting player's message lets the game move on before it is
 # edited, so that the moves made meanwhile cost it one edit.
 FOLLOW_AFTER = 1.0
+# A draw from the stock changes nothing a waiting player acts on but the
+# stock's count: it rides along with the mover's next move (mostly the discard
+# that ends the turn) rather than costing every waiting message an edit of its
+# own, and shows by itself after this long.
+QUIET_FOLLOW_AFTER = 5.0
 
 
 class HandMessages:
@@ -48,37 +53,46 @@ class HandMessages:
         faces: CardFaces,
         four_colour: Callable[[int], bool] | None = None,
         follow_after: float = FOLLOW_AFTER,
+        quiet_follow_after: float = QUIET_FOLLOW_AFTER,
     ) -> None:
         self.tables = tables
         self.faces = faces
         self.follow_after = follow_after
+        self.quiet_follow_after = quiet_follow_after
         # Whether a person chose four-colour cards.
         self.four_colour = four_colour or (lambda user_id: False)
         # Hand messages that will be brought up to date, and the edits under way.
         self._waiting: set[tuple[int, str, bool]] = set()
         self._later: set[tuple[int, str]] = set()
+        self._quiet: set[tuple[int, str]] = set()
         self._slots = asyncio.Semaphore(HAND_MESSAGE_EDITS_AT_ONCE)
         # Waiting players' edits have slots of their own: on a busy bot they
         # queue up, and must not hold up the edit that tells a player their
         # turn has come.
         self._follow_slots = asyncio.Semaphore(FOLLOW_EDITS_AT_ONCE)
 
-    async def follow(self, table: Table, key: str) -> None:
+    async def follow(self, table: Table, key: str, *, quiet: bool = False) -> None:
         """Bring a waiting player's hand message up to date a moment from now
-        (``follow_after``): what else changes meanwhile goes into the same edit."""
+        (``follow_after``): what else changes meanwhile goes into the same edit.
+        ``quiet``: a change that can wait for the next one (``QUIET_FOLLOW_AFTER``);
+        a later change that cannot brings the edit forward."""
         later = (table.channel_id, key)
-        if later in self._later:
+        due = self._quiet if quiet else self._later
+        if self.following(table, key, quiet=quiet):
             return
-        self._later.add(later)
+        due.add(later)
         try:
-            await asyncio.sleep(self.follow_after)
+            await asyncio.sleep(self.quiet_follow_after if quiet else self.follow_after)
         finally:
-            self._later.discard(later)
+            due.discard(later)
+        # An edit made meanwhile already shows the table as it is: this one is skipped.
         await self.refresh(table, key, self._follow_slots)
 
-    def following(self, table: Table, key: str) -> bool:
-        """Whether an edit of this player's message is already due (``follow``)."""
-        return (table.channel_id, key) in self._later
+    def following(self, table: Table, key: str, *, quiet: bool = False) -> bool:
+        """Whether an edit of this player's message is already due (``follow``)
+        soon enough for a change (``quiet``: one that can wait)."""
+        later = (table.channel_id, key)
+        return later in self._later or (quiet and later in self._quiet)
 
     def behind(self, table: Table) -> list[str]:
         """The players whose open hand message does not show the table as it is."""

@@ -27,6 +27,7 @@ FAST = GameConfig(
     request_rate=10_000,  # machine-speed play; pacing has its own tests
     card_emoji=False,  # cards as text: the emoji tests upload them themselves
     follow_after=0,  # every hand message follows each move before the next
+    quiet_follow_after=0,
 )
 
 

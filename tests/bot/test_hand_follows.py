@@ -108,3 +108,47 @@ async def test_a_turn_the_timer_played_and_a_stopped_game_leave_no_live_controls
         assert "This game has ended" in text, text
         assert player._hand_view().buttons() == [], player.actor.name
     assert "ended" in table_message(server.emu, server.channel).text()
+
+
+async def test_a_draw_from_the_stock_rides_along_with_the_movers_next_move(
+    server: Server, launch: LaunchBot
+) -> None:
+    # A draw can wait (long enough here for the whole turn); the discard cannot.
+    bot = await launch(dataclasses.replace(FAST, quiet_follow_after=3.0))
+    seated = [server.player(server.ann), server.player(server.bob), server.player(server.cat)]
+    await start_game(server, bot, seated, hands=1)
+    for player in seated:
+        await player.open_hand()
+        player.settle = None  # look without waiting for the quiet edit
+    mover = current(bot, server, seated)
+    assert mover is not None
+    waiting = [p for p in seated if p is not mover and p is not next_after(bot, server, seated)]
+    [watcher] = waiting
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.match is not None
+    stock_before = table.match.hand.view_for(None).stock_size
+    shown_before = watcher._hand_view().edits
+    await mover.draw()
+    follows = bot.game.hand_messages
+    await server.emu.wait_for(lambda: follows.following(table, watcher.key, quiet=True))
+    assert not follows.following(table, watcher.key)
+    assert watcher._hand_view().edits == shown_before  # not an edit of its own
+    await mover.discard(mover.hand()[0])
+    # The discard shows at once, and the draw with it.
+    await server.emu.wait_for(lambda: watcher._hand_view().edits > shown_before)
+    check_every_message(bot, server, seated)
+    assert f"{stock_before - 1} cards" in watcher.view_text()
+    shown = watcher._hand_view().edits
+    await bot.game.tasks.wait_idle()  # the draw's own edit comes due: nothing left to show
+    assert watcher._hand_view().edits == shown
+
+
+def next_after(bot: RummyBot, server: Server, seated: list[TablePlayer]) -> TablePlayer:
+    """The player whose turn comes after the current one's."""
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.match is not None
+    order = list(table.match.players)
+    turn = table.match.hand.turn
+    assert turn is not None
+    following = order[(order.index(turn) + 1) % len(order)]
+    return next(p for p in seated if p.key == following)
