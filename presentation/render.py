@@ -31,6 +31,7 @@ from tables.table import HAND_LOG_LINES
 from transport.handles import TOKEN_LIFETIME
 
 from .card_emoji import CardFaces
+from .house_rules import house_rule_lines
 from .i18n import (
     N_,
     Language,
@@ -381,6 +382,6 @@ def rules_text(rules: HouseRules, *, server_default: bool = False) -> str:
             ),
             "",
             heading,
-            *(f"• {line}" for line in rules.describe()),
+            *(f"• {line}" for line in house_rule_lines(rules)),
         ]
     )

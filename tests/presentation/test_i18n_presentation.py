@@ -19,7 +19,7 @@ import discord
 import pytest
 
 from db import HistoryEntry, HistorySeat, LeaderboardPage, PlayerStats, RatingPage, Season
-from engine import Card, Termination
+from engine import AceRule, Card, EmptyStock, Hints, HouseRules, Termination
 from engine.scoring import HandOutcome
 from presentation import i18n
 from presentation.components import host_controls, lobby_controls
@@ -29,7 +29,7 @@ from presentation.host_panel import host_panel_layout
 from presentation.i18n import card_text, speaking
 from presentation.layouts import Layout
 from presentation.ratings import rating_embed, result_text
-from presentation.render import TEXT_CARDS, help_text, turn_dm
+from presentation.render import TEXT_CARDS, help_text, rules_text, turn_dm
 from presentation.scores import leaderboard_embed, stats_embed
 from presentation.table_message import lobby_layout, playing_layout, result_layout
 from tables import Stage, Table
@@ -223,6 +223,11 @@ def test_dms_history_and_ratings_are_messages(pseudo: None) -> None:
     for shown in embed_words(rating_embed(page, "G1")):
         assert untranslated(shown) == [], shown
     assert untranslated(help_text(i18n.current().code)) == []
+    # The house rules in force, whichever they are.
+    other = HouseRules(target=None, hands=3, ace=AceRule.HIGH_OR_LOW, turn_timeout=0,
+                       empty_stock=EmptyStock.TURN_OVER, hints=Hints.OFF)
+    for rules in (HouseRules(), other):
+        assert untranslated(rules_text(rules)) == []
 
 
 def test_texts_name_the_tables_buttons_as_the_server_shows_them() -> None:
