@@ -18,7 +18,7 @@ crashing at any moment; only a crash of the PostgreSQL server or its machine
 could lose the last moves, the server's log reaching the disk a fraction of a
 second later (``wal_writer_delay``) rather than at every move. A flush at
 every move made every table wait for the disk: ``python -m
-tests.fakediscord.load --store postgresql`` shows what each costs.
+tests.bench.load --store postgresql`` shows what each costs.
 
 A connection that breaks (the server restarted, the network dropped) fails
 the unit it carried with StorageError, and the pool forgets every connection

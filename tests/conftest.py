@@ -1,4 +1,4 @@
-"""Fixtures of the Discord emulator (tests/fakediscord): a local Discord and a bot on it.
+"""Fixtures of the Discord emulator (fakediscord): a local Discord and a bot on it.
 
     async def test_join(fake_discord, start_bot):
         guild = fake_discord.create_guild("Test Server")
@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 import discord
 import pytest
 
-from tests.fakediscord import BotRunner, FakeDiscord, point_discord_at, run_client
+from fakediscord import BotRunner, FakeDiscord, point_discord_at, run_client
 from tests.postgres_server import PostgresServer
 
 StartBot = Callable[..., Awaitable[BotRunner]]

@@ -21,8 +21,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # Top to bottom. A module may import from its own package or from a lower
 # layer, never from a higher one nor sideways into another package of its layer.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("bot",),  # the entry point: settings, logging, run
-    ("app",),  # the Bot: builds and wires everything in setup_hook
+    ("bot",),  # the entry point: settings, logging, run (locally, on the stand-in)
+    # The Bot, built and wired in setup_hook; beside it, never imported by it,
+    # the Discord stand-in that local play and the tests run it on.
+    ("app", "fakediscord"),
     ("cogs",),  # slash commands and component ids -> flows
     ("flows",),  # what happens on a click, a command or a timer
     ("presentation",),  # Discord output, never a state change
@@ -39,8 +41,12 @@ NO_DISCORD = ("engine", "db")
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 80
 # Modules ("db.x") and functions ("db.x.Class.method") allowed past them, each
-# with the reason why; none today.
-LONG_MODULES: dict[str, str] = {}
+# with the reason why.
+LONG_MODULES: dict[str, str] = {
+    "fakediscord.rest": "moved in from the tests whole; split by concern next",
+    "fakediscord.world": "moved in from the tests whole; split by concern next",
+    "fakediscord.transcript": "moved in from the tests whole; split by concern next",
+}
 LONG_FUNCTIONS: dict[str, str] = {}
 
 

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from bot import RummyBot, Settings
+from fakediscord import Actor, BotRunner, FakeDiscord
+from fakediscord.world import Channel, Guild
 from flows.config import GameConfig
 from tests.conftest import StartBot
-from tests.fakediscord import Actor, BotRunner, FakeDiscord
-from tests.fakediscord.world import Channel, Guild
 
 from .harness import BotErrors, TablePlayer
 

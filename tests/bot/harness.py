@@ -16,6 +16,9 @@ from typing import Any
 from bot import RummyBot
 from engine import Card, Hand, Match, RummyError, fits_meld, full_deck, hand_points, parse_cards
 from engine.melds import meld_options
+from fakediscord import Actor, FakeDiscord
+from fakediscord.actors import Reply
+from fakediscord.world import Channel, Message
 from presentation.actions import (
     DISCARD,
     DRAW,
@@ -35,9 +38,6 @@ from presentation.card_faces import emoji_name
 from presentation.i18n import rank_letters
 from tables import Table
 from tables.records import live_table
-from tests.fakediscord import Actor, FakeDiscord
-from tests.fakediscord.actors import Reply
-from tests.fakediscord.world import Channel, Message
 
 
 class BotErrors(logging.Handler):

@@ -4,7 +4,7 @@ at most 7, each single-card lay-off at most 2 more."""
 
 from __future__ import annotations
 
-from tests.fakediscord import Actor, FakeDiscord
+from fakediscord import Actor, FakeDiscord
 
 from .conftest import LaunchBot, Server
 from .test_play import dealt_heads_up

@@ -20,10 +20,10 @@ from engine.ai import choose_action
 from engine.hand import Hand
 from engine.replay import run
 from engine.tape import HandTape, encode_move
+from fakediscord import Message
+from fakediscord.actors import Reply
 from presentation.actions import REPLAY_STEP, REPLAY_TURN
 from presentation.i18n import number
-from tests.fakediscord import Message
-from tests.fakediscord.actors import Reply
 
 from .conftest import LaunchBot, Server
 from .harness import TablePlayer

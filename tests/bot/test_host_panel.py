@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 
 from bot import RummyBot
-from tests.fakediscord import Actor
-from tests.fakediscord.world import Message
+from fakediscord import Actor
+from fakediscord.world import Message
 
 from .conftest import LaunchBot, Server, StopBot
 from .harness import TablePlayer

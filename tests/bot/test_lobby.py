@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 from bot import RummyBot
 from db import LiveTable
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.actors import Reply
-from tests.fakediscord.faults import Fault
+from fakediscord import FakeDiscord
+from fakediscord.actors import Reply
+from fakediscord.faults import Fault
 from tests.waiting import until
 
 from .conftest import LaunchBot, Server

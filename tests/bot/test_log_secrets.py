@@ -17,7 +17,7 @@ import pytest
 from app.logs import setup_logging
 from bot import RummyBot
 from engine import Card
-from tests.fakediscord import FakeDiscord
+from fakediscord import FakeDiscord
 
 from .conftest import LaunchBot, Server
 from .harness import play_simple_turn

@@ -9,8 +9,8 @@ import pytest
 
 from bot import RummyBot
 from engine import Card
+from fakediscord.world import Message
 from presentation.card_faces import emoji_name
-from tests.fakediscord.world import Message
 
 from .conftest import FAST, LaunchBot, Server
 from .harness import TablePlayer, play_simple_turn, table_message

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from tests.fakediscord.world import Message
+from fakediscord.world import Message
 
 from .conftest import LaunchBot, Server
 from .test_match import play_match

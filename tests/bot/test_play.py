@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from bot import RummyBot
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.actors import Reply
-from tests.fakediscord.world import Channel, Message
+from fakediscord import FakeDiscord
+from fakediscord.actors import Reply
+from fakediscord.world import Channel, Message
 from tests.waiting import until
 
 from .conftest import LaunchBot, Server

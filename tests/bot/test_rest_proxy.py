@@ -18,9 +18,9 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.load_process import BotProcess
-from tests.fakediscord.traffic import RecordedRequest
+from fakediscord import FakeDiscord
+from fakediscord.traffic import RecordedRequest
+from tests.bench.load_process import BotProcess
 
 from .conftest import Server
 from .test_standby import connected_shards, deal_and_draw, tables_on_shards

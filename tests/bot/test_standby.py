@@ -13,9 +13,9 @@ from pathlib import Path
 import aiohttp
 
 from db import Database
-from tests.fakediscord.load_players import LoadPlayer, public_table
-from tests.fakediscord.load_process import BotProcess
-from tests.fakediscord.world import Channel
+from fakediscord.world import Channel
+from tests.bench.load_players import LoadPlayer, public_table
+from tests.bench.load_process import BotProcess
 from tests.postgres_server import PostgresServer
 
 from .conftest import Server

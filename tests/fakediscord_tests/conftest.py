@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import pytest
 
+from fakediscord import Actor, BotRunner, Channel, FakeDiscord, Guild
 from tests.conftest import StartBot
-from tests.fakediscord import Actor, BotRunner, Channel, FakeDiscord, Guild
 
 from .sample_bot import SampleBot
 

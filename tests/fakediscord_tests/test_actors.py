@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from tests.fakediscord import Message
+from fakediscord import Message
 
 from .conftest import Scene
 

@@ -9,10 +9,10 @@ from typing import Any
 import discord
 import pytest
 
-from tests.fakediscord import FakeDiscord, point_discord_at, run_client
-from tests.fakediscord.components import walk
-from tests.fakediscord.emojis import MAX_APPLICATION_EMOJIS, MAX_IMAGE_BYTES, TINY_PNG
-from tests.fakediscord.ratelimits import RateLimits
+from fakediscord import FakeDiscord, point_discord_at, run_client
+from fakediscord.components import walk
+from fakediscord.emojis import MAX_APPLICATION_EMOJIS, MAX_IMAGE_BYTES, TINY_PNG
+from fakediscord.ratelimits import RateLimits
 
 from .conftest import Scene
 from .sample_bot import TableLayout

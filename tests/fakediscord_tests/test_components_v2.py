@@ -10,8 +10,8 @@ import discord
 import pytest
 from discord.http import Route
 
-from tests.fakediscord import Message
-from tests.fakediscord.components import walk
+from fakediscord import Message
+from fakediscord.components import walk
 
 from .conftest import Scene
 from .sample_bot import CARDS, TableLayout

@@ -8,7 +8,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from tests.fakediscord import FakeDiscord, run_client
+from fakediscord import FakeDiscord, run_client
 
 from .sample_bot import SampleBot
 

@@ -1,6 +1,6 @@
 """The load benchmark's core on a tiny game night: it runs end to end and counts.
 
-The benchmark itself (``python -m tests.fakediscord.load``) is not part of the
+The benchmark itself (``python -m tests.bench.load``) is not part of the
 test run; this checks that its pieces still fit together: the real bot as a
 subprocess on the emulator, players finishing whole matches, the figures.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.fakediscord.load import LoadOptions, format_report, parse_args, run_load
+from tests.bench.load import LoadOptions, format_report, parse_args, run_load
 
 
 async def test_two_tables_of_two_play_a_hand_with_every_click_answered() -> None:

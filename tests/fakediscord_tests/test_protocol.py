@@ -10,14 +10,14 @@ import discord
 import discord.http
 import pytest
 
+from fakediscord import FakeDiscord, point_discord_at, run_client
+from fakediscord.traffic import ENV_VAR
 from tests.conftest import StartBot
-from tests.fakediscord import FakeDiscord, point_discord_at, run_client
-from tests.fakediscord.traffic import ENV_VAR
 
 from .conftest import Scene
 from .sample_bot import SampleBot
 
-PACKAGE = Path(__file__).resolve().parents[1] / "fakediscord"
+PACKAGE = Path(__file__).resolve().parents[2] / "fakediscord"
 
 
 async def test_json_content_type_is_exact_and_auth_is_checked(fake_discord: FakeDiscord) -> None:

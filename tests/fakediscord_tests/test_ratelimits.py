@@ -6,8 +6,8 @@ import asyncio
 
 import discord
 
-from tests.fakediscord import FakeDiscord, point_discord_at, run_client
-from tests.fakediscord.ratelimits import RateLimits
+from fakediscord import FakeDiscord, point_discord_at, run_client
+from fakediscord.ratelimits import RateLimits
 
 EDIT = ("PATCH", "/channels/{channel_id}/messages/{message_id}")
 PARAMS = {"channel_id": "1", "message_id": "2"}

@@ -9,8 +9,8 @@ import aiohttp
 import orjson
 import pytest
 
-from tests.fakediscord import Actor, Channel, FakeDiscord, Interaction, payloads
-from tests.fakediscord.world import InteractionType
+from fakediscord import Actor, Channel, FakeDiscord, Interaction, payloads
+from fakediscord.world import InteractionType
 
 
 class Api:

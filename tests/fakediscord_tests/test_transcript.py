@@ -16,10 +16,10 @@ import aiohttp
 import pytest
 from PIL import Image
 
-from tests.fakediscord import Actor, Channel, FakeDiscord, Message
-from tests.fakediscord import photograph as photo
-from tests.fakediscord.transcript import render
-from tests.fakediscord.world import InteractionType
+from fakediscord import Actor, Channel, FakeDiscord, Message
+from fakediscord import photograph as photo
+from fakediscord.transcript import render
+from fakediscord.world import InteractionType
 
 NOW = 1_900_000_000  # a fixed "now" for relative timestamps: 2030-03-17 17:46:40 UTC
 V2 = 1 << 15

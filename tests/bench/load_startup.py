@@ -1,4 +1,4 @@
-"""Start-up benchmark: ``python -m tests.fakediscord.load --startup N``.
+"""Start-up benchmark: ``python -m tests.bench.load --startup N``.
 
 Builds a database holding N saved live tables, each a few turns into its
 first hand, with the bot's own classes (``Table``, ``Match``, the computer
@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 
 from engine import HouseRules, Match
 from engine.ai import choose_action
+from fakediscord.layouts import IS_COMPONENTS_V2
 
-from .layouts import IS_COMPONENTS_V2
 from .load_process import ANSI, BotProcess
 from .load_stats import Latencies
 from .load_store import bench_store

@@ -1,4 +1,4 @@
-"""Load benchmark: ``python -m tests.fakediscord.load [--tables N] [--players N] ...``.
+"""Load benchmark: ``python -m tests.bench.load [--tables N] [--players N] ...``.
 
 The emulator runs in this process; the real bot runs as ``python bot.py`` in
 another, pointed at it by ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL`` with a
@@ -51,14 +51,15 @@ from pathlib import Path
 
 import uvloop
 
-from .actors import Actor
+from fakediscord.actors import Actor
+from fakediscord.ratelimits import RateLimits
+from fakediscord.server import FakeDiscord
+from fakediscord.world import Channel, Guild, Interaction
+
 from .load_players import LoadPlayer, PlayerCounts, public_table
 from .load_process import BotProcess
 from .load_stats import KINDS, FollowLag, Latencies, RequestCounter
 from .load_store import STORES, Commits, bench_store
-from .ratelimits import RateLimits
-from .server import FakeDiscord
-from .world import Channel, Guild, Interaction
 
 STALL_REPORT = 20.0  # seconds without a click at a table before its players are shown
 MAX_HANDS = 100  # the most /rummy start accepts: a --duration run never runs out
@@ -485,7 +486,7 @@ def format_report(result: LoadResult) -> str:
 
 # --- command line ---------------------------------------------------------------------------
 def parse_args(argv: list[str] | None = None) -> LoadOptions:
-    parser = argparse.ArgumentParser(prog="python -m tests.fakediscord.load",
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.load",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--players", type=int, default=4, help="players per table (2-6)")

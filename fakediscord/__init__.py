@@ -193,8 +193,8 @@ rate limits: 5 message sends or edits per 5 s per channel, other bot routes
 whole bot (interaction callbacks and webhooks exempt), with the
 ``X-RateLimit-*`` headers discord.py paces itself by and a 429 past them.
 
-``python -m tests.fakediscord.bench`` prints login-to-ready time and
-interaction round trips. ``python -m tests.fakediscord.load`` is the load
+``python -m tests.bench.bench`` prints login-to-ready time and
+interaction round trips. ``python -m tests.bench.load`` is the load
 benchmark: the real bot as a separate process, hundreds of simulated players
 (``load_players``), and the figures the README's Performance section lists.
 

@@ -1,7 +1,7 @@
 """How long a process cut off from PostgreSQL goes on serving, and when its
 standby takes over::
 
-    python -m tests.fakediscord.partition --lease-ttl 15 --lease-check 2 --trials 3
+    python -m tests.bench.partition --lease-ttl 15 --lease-check 2 --trials 3
 
 Each trial starts a real PostgreSQL, the emulator, the bot serving shard 0
 through a link that can be cut (``tests.cuttable_link``) and a standby on a
@@ -22,9 +22,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from fakediscord import FakeDiscord
+from tests.bench.load_process import BotProcess
 from tests.cuttable_link import CuttableLink
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.load_process import BotProcess
 from tests.postgres_server import PostgresServer
 
 
@@ -97,7 +97,7 @@ async def run(ttl: float, check: float, trials: int) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.fakediscord.partition",
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.partition",
                                      description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--lease-ttl", type=float, default=15.0)
     parser.add_argument("--lease-check", type=float, default=2.0)

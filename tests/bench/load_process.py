@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from .server import FakeDiscord
+from fakediscord.server import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")

@@ -27,12 +27,11 @@ from typing import Any, TypeVar
 
 from engine import HouseRules, Meld, fits_meld, full_deck, hand_points, make_meld, parse_cards
 from engine.melds import meld_options
+from fakediscord.actors import Actor, Reply
+from fakediscord.components import buttons
+from fakediscord.server import FakeDiscord
+from fakediscord.world import Channel, Message
 from presentation.card_faces import emoji_name
-
-from .actors import Actor, Reply
-from .components import buttons
-from .server import FakeDiscord
-from .world import Channel, Message
 
 T = TypeVar("T")
 

@@ -9,19 +9,27 @@ test (or a bug in the bot's messages) and fails at once with AssertionError.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from . import components as comp
 from .commands import add_resolved_user, as_user, build_chat_input
-from .world import Channel, Interaction, InteractionType, Message, Role, User
+from .world import Channel, Interaction, InteractionType, Message, Role, User, World
 
-if TYPE_CHECKING:
-    from .server import FakeDiscord
+
+class Stage(Protocol):
+    """What an actor needs of the emulator (``FakeDiscord``): the world it acts
+    in, and running the interactions it starts until they are answered."""
+
+    world: World
+
+    async def run_interaction(self, interaction: Interaction) -> Reply: ...
+
+    def post_user_message(self, user: User, channel: Channel, content: str) -> Message: ...
 
 class Reply:
     """What the bot did with one interaction; reads the store, so it stays current."""
 
-    def __init__(self, emu: FakeDiscord, interaction: Interaction) -> None:
+    def __init__(self, emu: Stage, interaction: Interaction) -> None:
         self._emu = emu
         self.interaction = interaction
 
@@ -105,7 +113,7 @@ class Reply:
 class Actor:
     """A person using Discord: ``await alice.click(message, label="Join")``."""
 
-    def __init__(self, emu: FakeDiscord, user: User) -> None:
+    def __init__(self, emu: Stage, user: User) -> None:
         self._emu = emu
         self.user = user
 

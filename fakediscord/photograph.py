@@ -3,7 +3,7 @@
 A page is only useful if someone looks at it; a PNG can be attached to a bug
 report or read by a reviewer who has no browser at hand::
 
-    python -m tests.fakediscord.photograph PAGE.html OUT.png [--width 800]
+    python -m fakediscord.photograph PAGE.html OUT.png [--width 800]
 
 or, from a script, ``photograph(html, Path("out.png"), width=400)``.
 
@@ -112,7 +112,7 @@ def trim(out: Path, scale: float = 1.0) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m tests.fakediscord.photograph",
+        prog="python -m fakediscord.photograph",
         description="Photograph a transcript page with headless Chromium.")
     parser.add_argument("page", type=Path, help="the HTML page (from transcript.render)")
     parser.add_argument("out", type=Path, help="where to write the PNG")

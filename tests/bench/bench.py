@@ -1,4 +1,4 @@
-"""Benchmark: ``python -m tests.fakediscord.bench [rounds]``.
+"""Benchmark: ``python -m tests.bench.bench [rounds]``.
 
 Prints how long a discord.py bot takes from ``start()`` to ``on_ready`` on the
 emulator, and the round trip of interactions (actor call to reply, and the
@@ -17,8 +17,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from .harness import point_discord_at, run_client
-from .server import FakeDiscord
+from fakediscord.harness import point_discord_at, run_client
+from fakediscord.server import FakeDiscord
 
 
 def make_bot() -> discord.Client:
