@@ -48,11 +48,12 @@ class FakeDiscord:
                  interaction_timeout: float = 3.0, deferred_timeout: float = 3.0,
                  validate: bool = True, privileged_intents: int = PRIVILEGED,
                  traffic_path: str | os.PathLike[str] | None = None, record: bool = True,
-                 rate_limits: RateLimits | None = None) -> None:
+                 rate_limits: RateLimits | None = None, world: World | None = None) -> None:
+        """``world``: one kept from an earlier run (local play's snapshot), else a new one."""
         self.token = token
         self.interaction_timeout = interaction_timeout
         self.deferred_timeout = deferred_timeout
-        self.world = World(bot_name)
+        self.world = world or World(bot_name)
         self.world.copy_bodies = record
         self.problems: list[str] = []
         self.traffic = TrafficLog(traffic_path, keep=record)

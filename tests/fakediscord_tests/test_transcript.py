@@ -18,7 +18,7 @@ from PIL import Image
 
 from fakediscord import Actor, Channel, FakeDiscord, Message
 from fakediscord import photograph as photo
-from fakediscord.transcript import render
+from fakediscord.transcript import message_html, render, stylesheet
 from fakediscord.world import InteractionType
 
 NOW = 1_900_000_000  # a fixed "now" for relative timestamps: 2030-03-17 17:46:40 UTC
@@ -204,6 +204,18 @@ async def test_mentions_channels_and_timestamps_are_resolved(room: Room) -> None
         "in 5 minutes", "2 hours ago", "17 March 2030 17:46", "17/03/2030"]
 
 
+async def test_timestamps_carry_their_moment_and_style_for_a_live_page(room: Room) -> None:
+    message = room.emu.post_user_message(
+        room.alice.user, room.channel, f"in <t:{NOW + 120}:R>, at <t:{NOW}>, <t:9999999999999:d>")
+    md = message_node(room.page([message], now=NOW), message).one(cls="md")
+    stamps = md.all("time", "ts")
+    assert [(t.attrs["data-unix"], t.attrs["data-style"], t.text()) for t in stamps] == [
+        (str(NOW + 120), "R", "in 2 minutes"), (str(NOW), "f", "17 March 2030 17:46"),
+        ("9999999999999", "d", "Invalid Date")]
+    assert stamps[1].attrs["datetime"] == "2030-03-17T17:46:40Z"
+    assert "datetime" not in stamps[2].attrs
+
+
 async def test_links_to_known_channels_and_messages_are_chips(room: Room) -> None:
     guild_id = room.channel.guild_id
     base = "https://discord.com/channels"
@@ -287,6 +299,10 @@ async def test_buttons_show_their_style_and_disabled_state(room: Room) -> None:
         ("Join", ["primary"]), ("Leave", ["secondary"]), ("Start", ["success"]),
         ("Cancel", ["danger", "disabled"]), ("Rules", ["link"])]
     assert buttons[4].all("svg") and not buttons[0].all("svg")  # the external-link arrow
+    assert [b.attrs["data-custom-id"] for b in buttons[:4]] == ["Join", "Leave", "Start", "Cancel"]
+    assert (buttons[4].attrs["data-url"], buttons[4].attrs["data-custom-id"]) == (
+        "https://example.com", "")
+    assert ["data-url" in b.attrs for b in buttons[:4]] == [False] * 4
 
 
 async def test_selects_show_placeholder_or_chosen_options(room: Room) -> None:
@@ -301,6 +317,43 @@ async def test_selects_show_placeholder_or_chosen_options(room: Room) -> None:
     chosen, empty = message_node(room.page([message]), message).all(cls="select")
     assert chosen.one(cls="select-value").text() == "Q♣, Q♦" and "disabled" not in chosen.classes
     assert empty.one(cls="select-placeholder").text() == "Sort by" and "disabled" in empty.classes
+
+
+async def test_a_select_keeps_its_options_hidden_for_a_live_page(room: Room) -> None:
+    queen = add_emoji(room.emu, "card_QS")
+    options = [
+        {"label": "Q♠", "value": "QS", "default": True, "description": "the queen",
+         "emoji": {"id": str(queen.id), "name": queen.name}},
+        {"label": "Deal", "value": "deal", "emoji": {"name": "🃏"}},
+        {"label": "6♠", "value": "6S"}]
+    message = room.bot_says({"components": [
+        {"type": 1, "components": [{"type": 3, "custom_id": "cards", "options": options,
+                                    "min_values": 0, "max_values": 3}]},
+        {"type": 1, "components": [{"type": 3, "custom_id": "sort",
+                                    "options": [{"label": "r", "value": "r"}]}]},
+        {"type": 1, "components": [{"type": 5, "custom_id": "who"}]}]})
+    cards, sort, who = message_node(room.page([message]), message).all(cls="select")
+    assert cards.one(cls="select-value").text() == "Q♠"  # closed, as photographed
+    assert (cards.attrs["data-min-values"], cards.attrs["data-max-values"]) == ("0", "3")
+    assert (sort.attrs["data-min-values"], sort.attrs["data-max-values"]) == ("1", "1")
+    menu = cards.one(cls="select-options")
+    assert "hidden" in menu.attrs and menu.all(cls="select-value") == []
+    entries = menu.all(cls="select-option")
+    assert [(e.attrs["data-value"], "default" in e.classes) for e in entries] == [
+        ("QS", True), ("deal", False), ("6S", False)]
+    assert [e.one(cls="select-option-label").text() for e in entries] == ["Q♠", "Deal", "6♠"]
+    assert entries[0].one(cls="select-option-description").text() == "the queen"
+    assert entries[0].one("img", "emoji").attrs["data-emoji-id"] == str(queen.id)
+    assert entries[1].one(cls="uemoji").text() == "🃏"
+    assert entries[2].all(cls="select-option-description") == []
+    assert (cards.attrs["data-select-type"], who.attrs["data-select-type"]) == ("string", "users")
+    assert who.one(cls="select-options").all(cls="select-option") == []
+
+
+def test_the_stylesheet_is_the_one_render_embeds_and_hidden_always_wins() -> None:
+    css = stylesheet(400)
+    assert "max-width:400px" in css and "max-width:240px" in stylesheet(10)
+    assert "[hidden]{display:none!important}" in css
 
 
 # -- interactions and ephemerals --------------------------------------------------------------
@@ -350,6 +403,52 @@ async def test_deferred_answer_is_thinking_and_a_click_answer_shows_the_reply(
     assert reply.one(cls="ref-name").text() == "@TestBot"
     assert reply.one(cls="ref-text").text() == "The lobby, with a Join button"
     assert reply.one(cls="ref-text").one("strong").text() == "Join"
+
+
+def one_message(html: str) -> Node:
+    """The single message a ``message_html`` fragment draws."""
+    (node,) = [n for n in parse(html).children if isinstance(n, Node)]
+    assert "msg" in node.classes
+    return node
+
+
+async def test_message_html_draws_one_message_as_render_does_for_its_viewer(
+        room: Room, session: aiohttp.ClientSession) -> None:
+    public = await callback(room, session, room.alice, {"type": 4, "data": {"content": "Lobby"}})
+    private = room.bot_says({"content": f"Your hand, {room.alice.mention}"},
+                            visible_to=room.alice.id)
+    html = message_html(room.emu, private, viewer=room.alice, now=NOW)
+    node = one_message(html)
+    assert node.attrs["data-message-id"] == str(private.id)
+    assert node.one(cls="eph").text() == "Only you can see this•Dismiss message"
+    assert "grouped" not in node.classes and node.one(cls="name").text() == "TestBot"
+    assert "mentioned" in node.classes
+    # Exactly what render draws, never folded under the bot's answer just before it.
+    assert html in render(room.emu, [private], viewer=room.alice, now=NOW)
+    page = room.page([public, private], viewer=room.alice, now=NOW)
+    assert "grouped" in message_node(page, private).classes
+    assert message_html(room.emu, private, viewer=room.bob) == ""
+    assert "eph" not in message_html(room.emu, public, viewer=room.bob)
+    room.emu.delete_message(public)
+    assert message_html(room.emu, public, viewer=None) == ""
+
+
+async def test_a_deferred_answer_is_drawn_thinking_until_it_is_filled(
+        room: Room, session: aiohttp.ClientSession) -> None:
+    thinking = await callback(room, session, room.alice, {"type": 5, "data": {"flags": 64}})
+    node = one_message(message_html(room.emu, thinking, viewer=room.alice))
+    assert "loading" in node.classes and node.attrs["data-message-id"] == str(thinking.id)
+    assert node.one(cls="thinking").text() == "TestBot is thinking…"
+    assert node.one(cls="ref-command").text() == "/rummy start"
+    assert node.one(cls="eph") and node.all(cls="md") == []
+    token = room.emu.world.interactions[thinking.interaction_id or 0].token
+    url = (f"{room.emu.api_base}/webhooks/{room.emu.world.application_id}/{token}"
+           "/messages/@original")
+    async with session.patch(url, json={"content": "Your hand"}) as response:
+        assert response.status == 200
+    filled = one_message(message_html(room.emu, thinking, viewer=room.alice))
+    assert "loading" not in filled.classes and filled.all(cls="thinking") == []
+    assert filled.one(cls="md").text().startswith("Your hand")
 
 
 async def test_a_reply_preview_shows_the_first_line_without_its_block_marks(
@@ -445,7 +544,8 @@ async def test_custom_emoji_are_images_from_the_application_emojis(room: Room) -
     content_emoji = node.one(cls="md").one("img", "emoji")
     assert content_emoji.attrs["src"] == uri and content_emoji.attrs["alt"] == ":card_QS:"
     assert node.one(cls="emoji-missing").text() == ":ghost:"
-    button_emoji, select_emoji = node.all("img")[1:]
+    button_emoji = node.all(cls="btn")[0].one("img")
+    select_emoji = node.one(cls="select-value").one("img")
     assert button_emoji.attrs["src"] == uri == select_emoji.attrs["src"]
     assert "icon-only" in node.all(cls="btn")[0].classes
     assert node.all(cls="btn")[1].text() == "🃏Deal"
@@ -474,7 +574,8 @@ async def test_hostile_text_is_escaped_everywhere(room: Room) -> None:
                     "fields": [{"name": evil, "value": evil}], "footer": {"text": evil},
                     "color": "red;background:url(x)"}],
         "components": [{"type": 1, "components": [
-            {"type": 2, "style": 1, "label": evil, "custom_id": evil, "emoji": {"name": evil}}]}]})
+            {"type": 2, "style": 1, "label": evil, "custom_id": evil, "emoji": {"name": evil}},
+            {"type": 2, "style": 5, "label": "go", "url": "javascript:alert(1)"}]}]})
     v2 = room.bot_says({"flags": V2, "components": [
         {"type": 17, "accent_color": "1;x:expression(alert(1))",
          "components": [{"type": 10, "content": evil}]}]})
@@ -484,11 +585,14 @@ async def test_hostile_text_is_escaped_everywhere(room: Room) -> None:
     assert [e for e in elements if e.tag == "script"] == []
     assert [(e.tag, a) for e in elements for a in e.attrs if a.startswith("on")] == []
     assert [e for e in elements if e.attrs.get("href", "https:").split(":")[0] != "https"] == []
+    # A script opens only web links: this one has no address to open at all.
+    assert [e for e in elements if "javascript" in e.attrs.get("data-url", "")
+            + e.attrs.get("data-custom-id", "")] == []
     assert "expression" not in page and "url(x)" not in page
     assert tree.one("title").text() == evil
     assert evil in message_node(tree, message).one(cls="md").text()
     assert message_node(tree, message).one(cls="name").text() == evil
-    assert message_node(tree, answer).one(cls="btn").text() == evil + evil
+    assert message_node(tree, answer).all(cls="btn")[0].text() == evil + evil
 
 
 # -- photographs ------------------------------------------------------------------------------
