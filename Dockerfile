@@ -8,7 +8,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     DATABASE_PATH=/data/rummy.sqlite3 \
     HEALTH_PORT=8080 \
     HEALTH_HOST=0.0.0.0 \
-    LOG_FORMAT=json
+    LOG_FORMAT=json \
+    LOCAL_PLAY=off
 
 WORKDIR /app
 # Dependencies first: a change to the code alone reuses this layer.

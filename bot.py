@@ -1,5 +1,9 @@
 """Entry point: `python bot.py` runs the Rummy bot.
 
+With no DISCORD_TOKEN (or with `--local`) it plays locally: the same bot, on a
+stand-in for Discord (``fakediscord``), played in a page in the browser. With
+a token it connects to Discord.
+
 Settings come from the environment and a `.env` file (see `.env.example`),
 and are checked before anything starts. The database is opened, and so
 checked, before logging in to Discord; the rest of the async set-up happens in
@@ -10,13 +14,18 @@ stderr and a non-zero exit.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import gc
+import ipaddress
 import logging
+import os
 import signal
 import sys
+import webbrowser
 from collections.abc import Coroutine
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -29,6 +38,12 @@ from app.settings import Settings, SettingsError
 from app.standby import claim_shards, keep_shards
 from db import StorageError
 from transport.private import missing_private_parts, point_at
+
+try:
+    from fakediscord.local import DEFAULT_HOST, DEFAULT_PORT, LocalPlay
+except ImportError:  # the container image plays on Discord alone: it holds no stand-in
+    LocalPlay = None  # type: ignore[assignment,misc]
+    DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 8765
 
 log = logging.getLogger("rummy")
 
@@ -49,7 +64,7 @@ def run_event_loop(main: Coroutine[Any, Any, int]) -> int:
     return uvloop.run(main)
 
 
-async def serve(bot: RummyBot, token: str) -> int:
+async def serve(bot: RummyBot, token: str, stop: asyncio.Event | None = None) -> int:
     """Open the database, take this process's shards, log in and run until
     stopped, closing the bot (and its database) on the way out; the exit code.
 
@@ -58,8 +73,9 @@ async def serve(bot: RummyBot, token: str) -> int:
     then the gateway and the database close and the process exits 0. On
     PostgreSQL it first waits, as a standby, until no other process serves its
     shards (``app.standby``), and exits 1 if it ever has to step down from them.
+    ``stop``: set by whoever else may stop it (local play's Reset).
     """
-    stop = asyncio.Event()
+    stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError):  # Windows: Ctrl-C still interrupts
@@ -116,18 +132,30 @@ async def serve(bot: RummyBot, token: str) -> int:
     return 1 if lost.is_set() else 0
 
 
-def main() -> int:
+def arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python bot.py",
+        description="Run the Rummy bot: on Discord with DISCORD_TOKEN set, else locally, "
+        "played in a page in the browser.",
+    )
+    parser.add_argument("--local", action="store_true",
+                        help="play locally even though DISCORD_TOKEN is set")
+    parser.add_argument("--no-browser", action="store_true",
+                        help="print the local page's address without opening a browser")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``argv``: the command line's arguments (none when called from Python)."""
+    options = arguments(argv or [])
     load_dotenv()
+    env = dict(os.environ)
     try:
-        settings = Settings.from_env()
+        local = options.local or wants_local_play(env)
+        settings = None if local else Settings.from_env(env)
     except SettingsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    setup_logging(
-        logging.getLevelNamesMapping()[settings.log_level],
-        secrets=[settings.token],
-        json_lines=settings.log_format == "json",
-    )
     missing = missing_private_parts()
     if missing:
         print(
@@ -137,14 +165,9 @@ def main() -> int:
             file=sys.stderr,
         )
         return 1
-    point_at(settings.api_base, settings.gateway_url)
-    # A click allocates thousands of short-lived objects (discord.py's parsed
-    # events, requests, embeds), and a finished click is freed by reference
-    # counting (see transport.events), so young collections find almost
-    # nothing; at the default threshold they ran many times a second under
-    # load, each a pause for every table while the clicks in flight were
-    # walked (the README's performance section has the measurements).
-    gc.set_threshold(GC_YOUNG_THRESHOLD, 10, 10)
+    if settings is None:
+        return play_locally(env, open_browser=not options.no_browser)
+    prepare(settings)
     bot = RummyBot(settings)
     try:
         with contextlib.suppress(KeyboardInterrupt):
@@ -178,6 +201,139 @@ def main() -> int:
     return 0
 
 
+def prepare(settings: Settings) -> None:
+    """Logging, where Discord is, and the collector, before the bot starts."""
+    setup_logging(
+        logging.getLevelNamesMapping()[settings.log_level],
+        secrets=[settings.token],
+        json_lines=settings.log_format == "json",
+    )
+    point_at(settings.api_base, settings.gateway_url)
+    # A click allocates thousands of short-lived objects (discord.py's parsed
+    # events, requests, embeds), and a finished click is freed by reference
+    # counting (see transport.events), so young collections find almost
+    # nothing; at the default threshold they ran many times a second under
+    # load, each a pause for every table while the clicks in flight were
+    # walked (the README's performance section has the measurements).
+    gc.set_threshold(GC_YOUNG_THRESHOLD, 10, 10)
+
+
+# --- local play -------------------------------------------------------------------------
+LOCAL_DATABASE = Path("rummy-local.sqlite3")
+# The stand-in's server, messages and DMs, kept between runs beside the database.
+LOCAL_WORLD = Path("rummy-local.world")
+# Settings that would send the bot elsewhere than the stand-in, or past one process.
+NOT_FOR_LOCAL_PLAY = ("DATABASE_URL", "SHARD_COUNT", "SHARD_IDS", "STANDBY", "DISCORD_GUILD_ID")
+
+
+def wants_local_play(env: dict[str, str]) -> bool:
+    """No token, and local play not turned off (the container image turns it off)."""
+    choice = env.get("LOCAL_PLAY", "").strip().lower() or "auto"
+    if choice not in ("auto", "off"):
+        raise SettingsError(f"LOCAL_PLAY must be auto or off, not {choice!r}.")
+    return not env.get("DISCORD_TOKEN", "").strip() and choice == "auto"
+
+
+def local_address(env: dict[str, str]) -> tuple[str, int]:
+    """Where the local page listens: this machine alone unless LOCAL_PLAY_HOST says otherwise."""
+    host = env.get("LOCAL_PLAY_HOST", "").strip() or DEFAULT_HOST
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        if host != "localhost":
+            raise SettingsError(
+                f"LOCAL_PLAY_HOST must be an IP address (127.0.0.1, 0.0.0.0), not {host!r}."
+            ) from None
+    port = env.get("LOCAL_PLAY_PORT", "").strip() or str(DEFAULT_PORT)
+    if not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+        raise SettingsError(f"LOCAL_PLAY_PORT must be a port number (1-65535), not {port!r}.")
+    return host, int(port)
+
+
+def is_loopback(host: str) -> bool:
+    return host == "localhost" or ipaddress.ip_address(host).is_loopback
+
+
+def local_environment(env: dict[str, str], stand_in: dict[str, str]) -> dict[str, str]:
+    """The bot's settings in local play: the user's own, pointed at the stand-in."""
+    kept = {name: value for name, value in env.items() if name not in NOT_FOR_LOCAL_PLAY}
+    # The page is where a person looks: the terminal keeps to what needs them.
+    kept.setdefault("LOG_LEVEL", "WARNING")
+    return kept | stand_in
+
+
+def play_locally(env: dict[str, str], *, open_browser: bool) -> int:
+    if LocalPlay is None:
+        print("error: DISCORD_TOKEN is not set, and this installation cannot play locally "
+              "(it leaves out the fakediscord package); set DISCORD_TOKEN.", file=sys.stderr)
+        return 2
+    try:
+        host, port = local_address(env)
+    except SettingsError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            return run_event_loop(run_locally(env, host, port, open_browser=open_browser))
+    except StorageError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+async def run_locally(env: dict[str, str], host: str, port: int, *, open_browser: bool) -> int:
+    """The stand-in and its page, then the bot on it until stopped; a Reset in
+    the page stops the bot, wipes local play's database and starts both afresh."""
+    assert LocalPlay is not None
+    local = LocalPlay(host=host, port=port, snapshot=LOCAL_WORLD)
+    try:
+        await local.start()
+    except OSError as error:
+        await local.close()
+        print(f"error: the local page cannot listen on {host}:{port} ({error.strerror}); "
+              "set LOCAL_PLAY_PORT to a free port.", file=sys.stderr)
+        return 1
+    try:
+        announce(local, host, open_browser=open_browser)
+        prepared = False
+        while True:
+            settings = Settings.from_env(
+                local_environment(env, local.bot_environment(LOCAL_DATABASE)))
+            if not prepared:
+                prepare(settings)
+                prepared = True
+            stop = asyncio.Event()
+            local.on_reset = stop.set
+            code = await serve(RummyBot(settings), settings.token, stop)
+            if not local.reset_requested:
+                return code
+            wipe(LOCAL_DATABASE)
+            await local.restart()
+    finally:
+        await local.close()
+
+
+def announce(local: LocalPlay, host: str, *, open_browser: bool) -> None:
+    print(f"Local play: the bot runs on a stand-in for Discord on this machine. "
+          f"Open {local.url} to play (as Ann; {local.url}?as=bob plays as Bob).", flush=True)
+    print("To run it on Discord instead, set DISCORD_TOKEN (see .env.example).", flush=True)
+    if not is_loopback(host):
+        print(f"warning: the local page listens on {host}: anyone who can reach this machine "
+              "can act as any member.", file=sys.stderr, flush=True)
+    # Without a display, Python's browser of last resort is a text one that
+    # would take over this terminal.
+    graphical = sys.platform in ("darwin", "win32") or bool(
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    if open_browser and graphical:
+        webbrowser.open(local.url)
+
+
+def wipe(database: Path) -> None:
+    """Local play's database and SQLite's files beside it."""
+    for path in (database, Path(f"{database}-wal"), Path(f"{database}-shm")):
+        path.unlink(missing_ok=True)
+
+
 def one_line(error: BaseException, limit: int = 300) -> str:
     """An error's text for a one-line message: a server's answer may be a whole web page."""
     text = " ".join(str(error).split()) or type(error).__name__
@@ -185,4 +341,4 @@ def one_line(error: BaseException, limit: int = 300) -> str:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -4,6 +4,9 @@ A page is only useful if someone looks at it; a PNG can be attached to a bug
 report or read by a reviewer who has no browser at hand::
 
     python -m fakediscord.photograph PAGE.html OUT.png [--width 800]
+    python -m fakediscord.photograph http://127.0.0.1:8765/ OUT.png --width 1280
+
+(the second photographs local play's live page, once its scripts have drawn it)
 
 or, from a script, ``photograph(html, Path("out.png"), width=400)``.
 
@@ -70,8 +73,24 @@ def photograph(html: str, out: Path, width: int = 800, *, height: int | None = N
             window = min(window * 2, MAX_HEIGHT)
 
 
-def _shoot(browser: str, page: Path, out: Path, width: int, height: int, scale: float,
-           work: Path) -> None:
+def photograph_live(url: str, out: Path, width: int = 1280, height: int = 800, *,
+                    scale: float = 1.0, settle_ms: int = 4000) -> Path:
+    """Write a PNG of a live page (local play's, at ``url``), after its scripts
+    have had ``settle_ms`` of the page's time to connect and draw."""
+    browser = find_chromium()
+    if browser is None:
+        raise ChromiumMissing("no chromium on PATH: install Debian's chromium package "
+                              "(apt-get install chromium)")
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="live-") as work:
+        _shoot(browser, url, out, width, height, scale, Path(work),
+               extra=[f"--virtual-time-budget={settle_ms}"])
+    return out
+
+
+def _shoot(browser: str, page: Path | str, out: Path, width: int, height: int, scale: float,
+           work: Path, extra: list[str] | None = None) -> None:
     """One Chromium run: a window of ``width`` x ``height``, its picture in ``out``."""
     profile = tempfile.mkdtemp(prefix="profile-", dir=work)
     command = [
@@ -79,7 +98,8 @@ def _shoot(browser: str, page: Path, out: Path, width: int, height: int, scale: 
         "--no-first-run", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--disable-dev-shm-usage", f"--user-data-dir={profile}",
         "--hide-scrollbars", f"--force-device-scale-factor={scale}",
-        f"--window-size={width},{height}", f"--screenshot={out}", page.as_uri(),
+        f"--window-size={width},{height}", f"--screenshot={out}", *(extra or []),
+        page if isinstance(page, str) else page.as_uri(),
     ]
     out.unlink(missing_ok=True)
     result = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT,
@@ -114,14 +134,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m fakediscord.photograph",
         description="Photograph a transcript page with headless Chromium.")
-    parser.add_argument("page", type=Path, help="the HTML page (from transcript.render)")
+    parser.add_argument("page", help="the HTML page (from transcript.render), or the "
+                        "address of a live page (local play's: http://127.0.0.1:8765/)")
     parser.add_argument("out", type=Path, help="where to write the PNG")
     parser.add_argument("--width", type=int, default=800, help="window width in CSS pixels")
+    parser.add_argument("--height", type=int, default=800,
+                        help="window height of a live page in CSS pixels")
     parser.add_argument("--scale", type=float, default=1.0, help="device pixel ratio")
     args = parser.parse_args(argv)
     try:
-        html = args.page.read_text(encoding="utf-8")
-        photograph(html, args.out, args.width, scale=args.scale)
+        if args.page.startswith(("http://", "https://")):
+            photograph_live(args.page, args.out, args.width, args.height, scale=args.scale)
+        else:
+            html = Path(args.page).read_text(encoding="utf-8")
+            photograph(html, args.out, args.width, scale=args.scale)
     except ChromiumMissing as missing:
         print(f"error: {missing}", file=sys.stderr)
         return 2

@@ -1,0 +1,114 @@
+"""Local play: a Discord stand-in with one server, two channels and four
+members, and a page in the browser that shows it as any of them.
+
+``python bot.py`` with no token runs the unchanged bot against this stand-in
+(see ``bot.py``): the bot cannot tell it from Discord, and a person plays it
+in the page at http://127.0.0.1:8765/ as Ann, Bob, Cat or Dan. Nothing here
+is imported by the bot itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+
+from .cast import Cast, find_the_cast, seat_the_cast
+from .server import FakeDiscord
+from .snapshot import load_world, save_world
+from .webclient import WebClient
+from .world import World
+
+BOT_NAME = "Rummy"
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+
+# Changes to the world are saved this long after the first of them, together:
+# a kill loses at most this much of the stand-in's side (the bot's database
+# has every move regardless).
+SAVE_AFTER = 0.2
+
+
+class LocalPlay:
+    """The stand-in and its page, for one ``python bot.py`` session. With a
+    ``snapshot`` path the stand-in's world is kept there between runs."""
+
+    def __init__(self, *, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
+                 snapshot: Path | None = None) -> None:
+        self.host = host
+        self.port = port
+        self.snapshot = snapshot
+        self.emu = self._stand_in(None)
+        self.cast: Cast | None = None
+        self.page: WebClient | None = None
+        # Set by whoever runs the bot: stops it, for Reset to start afresh.
+        self.on_reset: Callable[[], None] = lambda: None
+        self.reset_requested = False
+        self._save: asyncio.TimerHandle | None = None
+
+    @staticmethod
+    def _stand_in(world: World | None) -> FakeDiscord:
+        # A token of this session's own: the bot logs in with it, as with Discord's.
+        # Nothing is kept of the traffic: a session may run for hours.
+        return FakeDiscord(token=f"local.{secrets.token_urlsafe(24)}", bot_name=BOT_NAME,
+                           record=False, world=world)
+
+    async def start(self) -> LocalPlay:
+        kept = load_world(self.snapshot) if self.snapshot is not None else None
+        if kept is not None:
+            self.emu = self._stand_in(kept)
+        await self.emu.start()
+        self.cast = (find_the_cast(self.emu) if kept is not None else None) or seat_the_cast(
+            self.emu)
+        self.emu.world.listeners.append(self._changed)
+        self.page = WebClient(self.emu, self.cast, on_reset=self._reset)
+        await self.page.start(self.host, self.port)
+        self.port = self.page.port
+        return self
+
+    async def restart(self) -> None:
+        """A fresh server with nobody's messages in it, on the same page address."""
+        await self.close()
+        if self.snapshot is not None:
+            self.snapshot.unlink(missing_ok=True)
+        self.emu = self._stand_in(None)
+        self.reset_requested = False
+        await self.start()
+
+    async def close(self) -> None:
+        if self.page is not None:
+            await self.page.close()
+            self.page = None
+        if self._save is not None:
+            self._save.cancel()
+            self._save_now()
+        await self.emu.stop()
+
+    def _changed(self) -> None:
+        if self._save is None and self.snapshot is not None:
+            self._save = asyncio.get_running_loop().call_later(SAVE_AFTER, self._save_now)
+
+    def _save_now(self) -> None:
+        self._save = None
+        if self.snapshot is not None and not self.reset_requested:
+            save_world(self.emu.world, self.snapshot)
+
+    async def _reset(self) -> None:
+        self.reset_requested = True
+        self.on_reset()
+
+    @property
+    def url(self) -> str:
+        shown = "127.0.0.1" if self.host in ("0.0.0.0", "localhost") else self.host
+        return f"http://{shown}:{self.port}/"
+
+    def bot_environment(self, database: Path) -> dict[str, str]:
+        """What the bot is told instead of Discord's addresses and a real token:
+        the stand-in's, and a database of local play's own."""
+        return {
+            "DISCORD_TOKEN": self.emu.token,
+            "DISCORD_API_BASE": self.emu.api_base,
+            "DISCORD_GATEWAY_URL": self.emu.gateway_url,
+            "DATABASE_PATH": str(database),
+        }

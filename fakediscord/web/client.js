@@ -1,0 +1,421 @@
+// The page of local play: draws what one member sees and sends what they do,
+// as Discord's app would. Messages arrive drawn (one element each) over a
+// WebSocket; this script places them, keeps their times live, and turns
+// clicks, choices and the message box into the stand-in's interactions.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const as = (params.get("as") || "ann").toLowerCase();
+const state = {
+  hello: null,
+  channel: params.get("channel"),
+  logs: new Map(),        // channel id -> its element in #log
+  unread: new Set(),
+  command: null,          // the slash command being filled in
+  suggestions: [],
+  active: 0,
+};
+
+// -- talking to the stand-in -----------------------------------------------------------
+async function post(path, body) {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ as, ...body }),
+  });
+  const text = await response.text();
+  let data;
+  try { data = JSON.parse(text); } catch { data = { error: text }; }
+  if (!response.ok && !data.error) data.error = `${response.status} ${response.statusText}`;
+  return data;
+}
+
+function connect() {
+  const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws?as=${encodeURIComponent(as)}`);
+  socket.onopen = () => { $("offline").hidden = true; };
+  socket.onmessage = (event) => receive(JSON.parse(event.data));
+  socket.onclose = () => {
+    $("offline").hidden = false;
+    setTimeout(connect, 1000);
+  };
+}
+
+function receive(event) {
+  if (event.type === "hello") hello(event);
+  else if (event.type === "message") place(event);
+  else if (event.type === "delete") document.querySelector(`#log .msg[data-message-id="${event.id}"]`)?.remove();
+  else if (event.type === "problems") problems(event.items);
+  else if (event.type === "reset") location.reload();
+}
+
+// -- who, where, what to type ----------------------------------------------------------
+function hello(event) {
+  state.hello = event;
+  document.documentElement.lang = event.me.locale.split("-")[0];
+  $("server-name").textContent = event.server.name;
+  fill($("as"), event.members.map((m) => [m.key, m.name]), event.me.key);
+  fill($("my-locale"), Object.entries(event.locales), event.me.locale);
+  fill($("server-locale"), Object.entries(event.locales), event.server.locale);
+  const text = event.channels.filter((c) => c.kind === "text");
+  const dms = event.channels.filter((c) => c.kind === "dm");
+  list($("channels"), text, (c) => `# ${c.name}`);
+  list($("dms"), dms, (c) => `@ ${c.name}`);
+  if (event.fresh) {
+    // A new connection sends every message again: start from an empty log.
+    $("log").replaceChildren();
+    state.logs.clear();
+  }
+  for (const channel of event.channels) logOf(channel.id);
+  if (!event.channels.some((c) => c.id === state.channel)) state.channel = text[0]?.id ?? event.channels[0].id;
+  show(state.channel);
+  problems(event.problems);
+}
+
+function fill(select, entries, chosen) {
+  select.replaceChildren(...entries.map(([value, label]) => new Option(label, value, false, value === chosen)));
+}
+
+function list(element, channels, label) {
+  element.replaceChildren(...channels.map((channel) => {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = label(channel);
+    button.dataset.channel = channel.id;
+    button.addEventListener("click", () => { show(channel.id); $("side").classList.remove("open"); });
+    item.append(button);
+    return item;
+  }));
+}
+
+function logOf(channelId) {
+  let log = state.logs.get(channelId);
+  if (!log) {
+    log = document.createElement("div");
+    log.className = "channel-log";
+    log.dataset.channel = channelId;
+    log.hidden = true;
+    $("log").append(log);
+    state.logs.set(channelId, log);
+  }
+  return log;
+}
+
+function show(channelId) {
+  state.channel = channelId;
+  state.unread.delete(channelId);
+  for (const [id, log] of state.logs) log.hidden = id !== channelId;
+  const channel = state.hello.channels.find((c) => c.id === channelId);
+  const name = channel.kind === "dm" ? `@${channel.name}` : `#${channel.name}`;
+  $("where").textContent = name;
+  document.title = `${name} · ${state.hello.server.name}`;
+  $("text").placeholder = channel.kind === "dm" ? `Message @${channel.name}` : `Message #${channel.name}`;
+  for (const button of document.querySelectorAll("#side li button")) {
+    button.setAttribute("aria-current", String(button.dataset.channel === channelId));
+    button.classList.toggle("unread", state.unread.has(button.dataset.channel));
+  }
+  toBottom(true);
+}
+
+// -- messages --------------------------------------------------------------------------
+function place(event) {
+  const template = document.createElement("template");
+  template.innerHTML = event.html.trim();
+  const element = template.content.firstElementChild;
+  const log = logOf(event.channel);
+  const atBottom = nearBottom();
+  const old = log.querySelector(`.msg[data-message-id="${event.id}"]`);
+  if (old) old.replaceWith(element);
+  else {
+    const id = BigInt(event.id);
+    const later = [...log.children].find((m) => BigInt(m.dataset.messageId) > id);
+    log.insertBefore(element, later ?? null);
+    if (event.channel !== state.channel) {
+      state.unread.add(event.channel);
+      document.querySelector(`#side button[data-channel="${event.channel}"]`)?.classList.add("unread");
+    }
+  }
+  liveTimes(element);
+  if (event.channel === state.channel) toBottom(atBottom);
+}
+
+function nearBottom() {
+  const log = $("log");
+  return log.scrollHeight - log.scrollTop - log.clientHeight < 80;
+}
+
+function toBottom(wanted) {
+  if (wanted) $("log").scrollTop = $("log").scrollHeight;
+}
+
+function problems(items) {
+  $("dev-count").textContent = items.length ? String(items.length) : "";
+  $("problems").replaceChildren(...items.map((text) => {
+    const item = document.createElement("li");
+    item.textContent = text;
+    return item;
+  }));
+}
+
+// Discord draws <t:...> in each reader's own language and keeps "in 2 minutes" current.
+function liveTimes(root) {
+  const locale = state.hello?.me.locale ?? "en-US";
+  for (const time of root.querySelectorAll("time.ts[data-unix]")) {
+    const when = new Date(Number(time.dataset.unix) * 1000);
+    time.textContent = formatTime(when, time.dataset.style || "f", locale);
+    time.title = when.toLocaleString(locale, { dateStyle: "full", timeStyle: "short" });
+  }
+}
+
+function formatTime(when, style, locale) {
+  if (style === "R") {
+    const seconds = Math.round((when.getTime() - Date.now()) / 1000);
+    const units = [["year", 31536000], ["month", 2592000], ["day", 86400], ["hour", 3600], ["minute", 60], ["second", 1]];
+    const [unit, size] = units.find(([, s]) => Math.abs(seconds) >= s) ?? ["second", 1];
+    return new Intl.RelativeTimeFormat(locale, { numeric: "auto" }).format(Math.round(seconds / size), unit);
+  }
+  const styles = {
+    t: { timeStyle: "short" }, T: { timeStyle: "medium" }, d: { dateStyle: "short" },
+    D: { dateStyle: "long" }, f: { dateStyle: "long", timeStyle: "short" },
+    F: { dateStyle: "full", timeStyle: "short" },
+  };
+  return when.toLocaleString(locale, styles[style] ?? styles.f);
+}
+
+setInterval(() => liveTimes($("log")), 1000);
+
+// -- clicks and choices ----------------------------------------------------------------
+$("log").addEventListener("click", async (event) => {
+  const message = event.target.closest(".msg");
+  const button = event.target.closest(".btn");
+  if (message && button) {
+    if (button.classList.contains("disabled") || button.classList.contains("pending")) return;
+    if (button.classList.contains("link")) {
+      if (button.dataset.url) window.open(button.dataset.url, "_blank", "noopener");
+      return;
+    }
+    button.classList.add("pending");
+    const answer = await post("/api/click", { message: message.dataset.messageId, custom_id: button.dataset.customId });
+    button.classList.remove("pending");
+    refuse(answer.error);
+    return;
+  }
+  const select = event.target.closest(".select");
+  if (message && select && !select.classList.contains("disabled")) openMenu(select, message);
+});
+
+function openMenu(select, message) {
+  const menu = $("menu-popup");
+  const most = Number(select.dataset.maxValues || 1);
+  const picked = new Set();
+  const options = [...select.querySelectorAll(".select-options .select-option")].map((source) => {
+    const option = source.cloneNode(true);
+    option.addEventListener("click", async (event) => {
+      event.stopPropagation();
+      if (most > 1) {
+        option.classList.toggle("default");
+        if (picked.has(option.dataset.value)) picked.delete(option.dataset.value);
+        else picked.add(option.dataset.value);
+        return;
+      }
+      await choose([option.dataset.value]);
+    });
+    return option;
+  });
+  async function choose(values) {
+    closeMenu();
+    const answer = await post("/api/select", { message: message.dataset.messageId, custom_id: select.dataset.customId, values });
+    refuse(answer.error);
+  }
+  if (most > 1) {
+    const done = document.createElement("div");
+    done.className = "select-option";
+    done.textContent = "✔";
+    done.addEventListener("click", (event) => { event.stopPropagation(); choose([...picked]); });
+    options.push(done);
+  }
+  menu.replaceChildren(...options);
+  const box = select.getBoundingClientRect();
+  menu.style.left = `${Math.max(4, box.left)}px`;
+  menu.style.width = `${Math.min(box.width, window.innerWidth - 8)}px`;
+  const below = window.innerHeight - box.bottom;
+  if (below > 200 || below > box.top) { menu.style.top = `${box.bottom + 4}px`; menu.style.bottom = ""; }
+  else { menu.style.bottom = `${window.innerHeight - box.top + 4}px`; menu.style.top = ""; }
+  menu.hidden = false;
+}
+
+function closeMenu() { $("menu-popup").hidden = true; }
+document.addEventListener("click", (event) => {
+  if (!event.target.closest(".select") && !event.target.closest("#menu-popup")) closeMenu();
+});
+
+function refuse(error) {
+  $("refusal").hidden = !error;
+  $("refusal").textContent = error || "";
+}
+
+// -- the message box: slash commands as Discord's app takes them ------------------------
+function localised(record, field, locale) {
+  return record[`${field}_localizations`]?.[locale] ?? record[field];
+}
+
+function commandChoices() {
+  const locale = state.hello.me.locale;
+  const found = [];
+  for (const command of state.hello.commands) {
+    if ((command.type ?? 1) !== 1) continue;
+    const subs = (command.options ?? []).filter((o) => o.type === 1 || o.type === 2);
+    const entries = subs.length ? subs.flatMap((sub) => sub.type === 2
+      ? (sub.options ?? []).map((leaf) => [sub, leaf]) : [[sub]]) : [[]];
+    for (const path of entries) {
+      const parts = [command, ...path];
+      const last = parts[parts.length - 1];
+      found.push({
+        english: parts.map((p) => p.name).join(" "),
+        shown: parts.map((p) => localised(p, "name", locale)).join(" "),
+        description: localised(last, "description", locale),
+        options: (last.options ?? []).filter((o) => o.type !== 1 && o.type !== 2),
+      });
+    }
+  }
+  return found;
+}
+
+$("text").addEventListener("input", () => {
+  const text = $("text").value;
+  if (state.command && !text.startsWith(`/${state.command.shown}`)) setCommand(null);
+  if (!state.command && text.startsWith("/")) suggest(text.slice(1).toLowerCase());
+  else hideSuggestions();
+  refuse(null);
+});
+
+$("text").addEventListener("keydown", (event) => {
+  if ($("suggestions").hidden) return;
+  if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+    event.preventDefault();
+    const step = event.key === "ArrowDown" ? 1 : -1;
+    state.active = (state.active + step + state.suggestions.length) % state.suggestions.length;
+    markActive();
+  } else if (event.key === "Enter" || event.key === "Tab") {
+    event.preventDefault();
+    setCommand(state.suggestions[state.active]);
+  } else if (event.key === "Escape") hideSuggestions();
+});
+
+function suggest(typed) {
+  state.suggestions = commandChoices().filter((c) => c.shown.toLowerCase().startsWith(typed.trim())
+    || c.english.startsWith(typed.trim()) || c.shown.toLowerCase().includes(typed.trim()));
+  state.active = 0;
+  const box = $("suggestions");
+  box.replaceChildren(...state.suggestions.map((choice, index) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "suggestion";
+    button.innerHTML = `<b></b><span class="desc"></span>`;
+    button.querySelector("b").textContent = `/${choice.shown}`;
+    button.querySelector(".desc").textContent = choice.description;
+    button.addEventListener("click", () => setCommand(state.suggestions[index]));
+    return button;
+  }));
+  box.hidden = state.suggestions.length === 0;
+  markActive();
+}
+
+function markActive() {
+  [...$("suggestions").children].forEach((child, index) => child.classList.toggle("active", index === state.active));
+}
+
+function hideSuggestions() { $("suggestions").hidden = true; }
+
+function setCommand(choice) {
+  state.command = choice;
+  hideSuggestions();
+  const options = $("options");
+  if (!choice) { options.hidden = true; options.replaceChildren(); return; }
+  $("text").value = `/${choice.shown} `;
+  $("text").focus();
+  const locale = state.hello.me.locale;
+  options.replaceChildren(...choice.options.map((option) => optionField(option, locale)));
+  options.hidden = choice.options.length === 0;
+}
+
+function optionField(option, locale) {
+  const label = document.createElement("label");
+  label.className = "option";
+  label.title = localised(option, "description", locale);
+  const name = document.createElement("span");
+  name.textContent = localised(option, "name", locale);
+  if (option.required) {
+    const star = document.createElement("span");
+    star.className = "required";
+    star.textContent = " *";
+    name.append(star);
+  }
+  let input;
+  if (option.choices?.length || option.type === 5 || option.type === 6) {
+    input = document.createElement("select");
+    const entries = option.type === 5 ? [["true", "True"], ["false", "False"]]
+      : option.type === 6 ? state.hello.members.map((m) => [m.id, m.name])
+        : option.choices.map((c, index) => [String(index), localised(c, "name", locale)]);
+    input.append(new Option("", ""), ...entries.map(([value, text]) => new Option(text, value)));
+  } else {
+    input = document.createElement("input");
+    if (option.type === 4 || option.type === 10) {
+      input.type = "number";
+      input.step = option.type === 4 ? "1" : "any";
+      if (option.min_value !== undefined) input.min = option.min_value;
+      if (option.max_value !== undefined) input.max = option.max_value;
+    }
+  }
+  input.dataset.option = option.name;
+  label.append(name, input);
+  return label;
+}
+
+function optionValues() {
+  const values = {};
+  for (const input of $("options").querySelectorAll("[data-option]")) {
+    if (input.value === "") continue;
+    const option = state.command.options.find((o) => o.name === input.dataset.option);
+    if (option.choices?.length) values[option.name] = option.choices[Number(input.value)].value;
+    else if (option.type === 4) values[option.name] = Number.parseInt(input.value, 10);
+    else if (option.type === 10) values[option.name] = Number.parseFloat(input.value);
+    else if (option.type === 5) values[option.name] = input.value === "true";
+    else if (option.type === 6) values[option.name] = { user: input.value };
+    else values[option.name] = input.value;
+  }
+  return values;
+}
+
+$("box").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const text = $("text").value.trim();
+  let answer;
+  if (state.command) {
+    answer = await post("/api/command", { channel: state.channel, command: state.command.english, options: optionValues() });
+  } else if (text.startsWith("/")) {
+    answer = { error: `/${text.slice(1).split(" ")[0]} is not a command here: pick one from the list.` };
+  } else if (text) {
+    answer = await post("/api/say", { channel: state.channel, text });
+  } else return;
+  refuse(answer.error);
+  if (!answer.error) { $("text").value = ""; setCommand(null); }
+});
+
+// -- the side bar ----------------------------------------------------------------------
+$("as").addEventListener("change", () => {
+  const next = new URLSearchParams(location.search);
+  next.set("as", $("as").value);
+  location.search = next.toString();
+});
+$("my-locale").addEventListener("change", async () => refuse((await post("/api/locale", { locale: $("my-locale").value })).error));
+$("server-locale").addEventListener("change", async () => refuse((await post("/api/locale", { locale: $("server-locale").value, server: true })).error));
+$("reset").addEventListener("click", async () => {
+  if (!confirm("Start afresh? Every game, score and message of this local session is wiped.")) return;
+  refuse((await post("/api/reset", {})).error);
+});
+$("dev-toggle").addEventListener("click", () => { $("dev").hidden = !$("dev").hidden; });
+$("menu").addEventListener("click", () => $("side").classList.toggle("open"));
+
+connect();
