@@ -1,0 +1,265 @@
+"""Local play in a real browser: the real bot, with no Discord account."""
+
+from __future__ import annotations
+
+import asyncio
+
+from playwright.async_api import Locator, Page
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+from engine import Card
+from presentation.card_faces import emoji_name
+
+from .conftest import Browsing, LocalBot
+
+TURNS_WATCHED = 6
+# A hand against a computer ends long before this many turns of ours.
+MOST_TURNS = 120
+ACTION_TIMEOUT = 15_000  # ms: a click answered, a message drawn
+
+
+def shown(page: Page) -> Locator:
+    """The messages of the channel on screen."""
+    return page.locator("#log .channel-log:not([hidden]) .msg")
+
+
+def hand_message(page: Page) -> Locator:
+    return shown(page).filter(has=page.locator(".ephemeral-note, .ephemeral")).filter(
+        has_text="Your hand").last
+
+
+async def slash(page: Page, command: str, **options: str) -> None:
+    """Type a slash command as a person does: pick it from the list, fill its options."""
+    await page.fill("#text", f"/{command}")
+    await page.locator("#suggestions .suggestion").first.wait_for()
+    await page.press("#text", "Enter")
+    for name, value in options.items():
+        field = page.locator(f'#options [data-option="{name}"]')
+        if await field.evaluate("element => element.tagName") == "SELECT":
+            await field.select_option(label=value)
+        else:
+            await field.fill(value)
+    await page.click("#send")
+
+
+async def press(page: Page, within: Locator, label: str) -> None:
+    """Click an enabled button of a message by the start of its label."""
+    button = within.locator(".btn:not(.disabled)", has_text=label).first
+    await button.click(timeout=ACTION_TIMEOUT)
+
+
+async def host_panel(page: Page) -> Locator:
+    panel = shown(page).filter(has_text="Your controls as host").last
+    await panel.wait_for(timeout=ACTION_TIMEOUT)
+    return panel
+
+
+async def table(page: Page) -> Locator:
+    found = shown(page).filter(has_text="Rummy").filter(
+        has=page.locator(".btn", has_text="Show hand")).last
+    await found.wait_for(timeout=ACTION_TIMEOUT)
+    return found
+
+
+async def open_hand(page: Page) -> Locator:
+    await press(page, await table(page), "Show hand")
+    hand = shown(page).filter(has_text="Your hand").last
+    await hand.wait_for(timeout=ACTION_TIMEOUT)
+    return hand
+
+
+async def my_turn_or_over(page: Page) -> str:
+    """Wait until this player may draw, or the hand is over: "turn" or "over"."""
+    await page.wait_for_function(
+        """() => {
+            const log = document.querySelector('#log .channel-log:not([hidden])');
+            const hands = [...log.querySelectorAll('.msg')].filter(
+                m => m.textContent.includes('Your hand') || m.textContent.includes('is over'));
+            const last = hands[hands.length - 1];
+            if (!last) return false;
+            if (last.textContent.includes('is over')) return true;
+            return [...last.querySelectorAll('.btn:not(.disabled)')]
+                .some(b => b.textContent.includes('Draw from stock'));
+        }""", timeout=60_000)
+    latest = shown(page).filter(has_text="is over")
+    return "over" if await latest.count() else "turn"
+
+
+async def plain_turn(page: Page) -> list[str]:
+    """Draw, then discard the card drawn: three clicks. The cards still held."""
+    hand = shown(page).filter(has_text="Your hand").last
+    await press(page, hand, "Draw from stock")
+    picks = hand.locator('.btn[data-custom-id*=":pick:"]')
+    try:
+        await picks.first.wait_for(timeout=ACTION_TIMEOUT)
+    except PlaywrightTimeout:
+        said = await page.locator("#refusal").text_content()
+        raise AssertionError(f"no cards to pick after drawing: {await hand.text_content()!r}, "
+                             f"refused: {said!r}") from None
+    held = [card_of(await b.get_attribute("data-custom-id")) for b in await picks.all()]
+    # The card just drawn is the green one.
+    drawn = hand.locator('.btn.success[data-custom-id*=":pick:"]').first
+    thrown = card_of(await drawn.get_attribute("data-custom-id"))
+    await drawn.click(timeout=ACTION_TIMEOUT)
+    await press(page, hand, "Discard")
+    return [code for code in held if code != thrown]
+
+
+def card_of(custom_id: str | None) -> str:
+    """The card a card button picks (its custom id ends with hand.code)."""
+    return str(custom_id).rsplit(".", 1)[1]
+
+
+async def start_against_a_computer(page: Page) -> None:
+    await slash(page, "rummy start", hands="1")
+    panel = await host_panel(page)
+    await press(page, panel, "Add computer (easy)")
+    await panel.filter(has_text="Computer").wait_for(timeout=ACTION_TIMEOUT)
+    await press(page, await host_panel(page), "Start")
+
+
+async def test_a_whole_hand_is_played_through_the_page(
+    local_bot: LocalBot, browsing: Browsing
+) -> None:
+    page = await browsing.open(local_bot.url)
+    await start_against_a_computer(page)
+    await open_hand(page)
+    for _ in range(MOST_TURNS):
+        if await my_turn_or_over(page) == "over":
+            break
+        await plain_turn(page)
+    else:
+        raise AssertionError("the hand never ended")
+    result = shown(page).filter(has_text="Hand 1 is over").last
+    await result.wait_for(timeout=ACTION_TIMEOUT)
+    public = shown(page).filter(has_text="scores")
+    assert await public.count() >= 1
+
+
+def card_marks(code: str) -> list[str]:
+    """How a card can appear in a page: its face's emoji name, or written out."""
+    card = Card.parse(code)
+    return [f":{emoji_name(card)}", f":{emoji_name(card)}_", card.display]
+
+
+async def test_two_members_in_two_pages_never_see_each_others_cards(
+    local_bot: LocalBot, browsing: Browsing
+) -> None:
+    ann = await browsing.open(local_bot.url + "?as=ann")
+    bob = await browsing.open(local_bot.url + "?as=bob")
+    await slash(ann, "rummy start", hands="1")
+    panel = await host_panel(ann)
+    lobby = shown(bob).filter(has=bob.locator(".btn", has_text="Join")).last
+    await press(bob, lobby, "Join")
+    await panel.filter(has_text="Bob").wait_for(timeout=ACTION_TIMEOUT)
+    await press(ann, await host_panel(ann), "Start")
+    await open_hand(ann)
+    await open_hand(bob)
+    pages = {"ann": ann, "bob": bob}
+    checked = 0
+    for _ in range(TURNS_WATCHED):
+        mover_name = await whose_turn(pages)
+        mover = pages[mover_name]
+        other = pages["bob" if mover_name == "ann" else "ann"]
+        held = await plain_turn(mover)
+        await asyncio.sleep(0.3)  # let both pages take in the move
+        seen = await other.content()
+        leaked = [code for code in held for mark in card_marks(code) if mark in seen]
+        assert not leaked, f"{mover_name}'s cards {leaked} show in the other page"
+        checked += 1
+    assert checked == TURNS_WATCHED
+
+
+async def whose_turn(pages: dict[str, Page]) -> str:
+    for _ in range(200):
+        for name, page in pages.items():
+            hand = shown(page).filter(has_text="Your hand").last
+            if await hand.locator(".btn:not(.disabled)", has_text="Draw from stock").count():
+                return name
+        await asyncio.sleep(0.1)
+    raise AssertionError("nobody's turn came")
+
+
+async def test_refusals_show_where_the_person_looks(
+    local_bot: LocalBot, browsing: Browsing
+) -> None:
+    ann = await browsing.open(local_bot.url)
+    # What Discord's app refuses: an option out of its range never reaches the bot.
+    await slash(ann, "rummy start", hands="0")
+    refusal = ann.locator("#refusal")
+    await refusal.wait_for(timeout=ACTION_TIMEOUT)
+    assert "minimum" in (await refusal.text_content() or "")
+    assert await shown(ann).count() == 0
+    # What the bot refuses: a second Join is answered in the clicker's own view.
+    await ann.fill("#text", "")
+    await slash(ann, "rummy start")
+    bob = await browsing.open(local_bot.url + "?as=bob")
+    lobby = shown(bob).filter(has=bob.locator(".btn", has_text="Join")).last
+    await press(bob, lobby, "Join")
+    await press(bob, shown(bob).filter(has=bob.locator(".btn", has_text="Join")).last, "Join")
+    told = shown(bob).filter(has_text="already").last
+    await told.wait_for(timeout=ACTION_TIMEOUT)
+    assert "Only you can see this" in (await told.text_content() or "")
+    assert await shown(ann).filter(has_text="already").count() == 0
+
+
+async def test_the_deal_reaches_the_members_dms(local_bot: LocalBot, browsing: Browsing) -> None:
+    page = await browsing.open(local_bot.url)
+    await start_against_a_computer(page)
+    await table(page)
+    await page.click("#dms button")
+    dm = page.locator("#log .channel-log:not([hidden]) .msg", has_text="dealt").last
+    await dm.wait_for(timeout=ACTION_TIMEOUT)
+    assert "#rummy" in (await dm.text_content() or "")
+
+
+async def test_a_phone_screen_needs_no_sideways_scrolling(
+    local_bot: LocalBot, browsing: Browsing
+) -> None:
+    page = await browsing.open(local_bot.url, width=400, height=800)
+    await start_against_a_computer(page)
+    await open_hand(page)
+    wide = await page.evaluate(
+        "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert wide[0] <= wide[1] == 400, wide
+
+
+async def test_a_german_server_and_a_french_member(
+    local_bot: LocalBot, browsing: Browsing
+) -> None:
+    page = await browsing.open(local_bot.url)
+    await page.select_option("#server-locale", "de")
+    await page.select_option("#my-locale", "fr")
+    await page.wait_for_function("() => document.documentElement.lang === 'fr'")
+    await slash(page, "rummy start")
+    # The public lobby speaks the server's language, the host's own view theirs.
+    await shown(page).filter(has_text="Rommé").first.wait_for(timeout=ACTION_TIMEOUT)
+    await shown(page).filter(has_text="Tes commandes").first.wait_for(timeout=ACTION_TIMEOUT)
+
+
+async def test_a_killed_bot_comes_back_to_the_same_game_in_the_open_page(
+    local_bot: LocalBot, browsing: Browsing
+) -> None:
+    page = await browsing.open(local_bot.url)
+    await start_against_a_computer(page)
+    hand = await open_hand(page)
+    assert await my_turn_or_over(page) == "turn"
+    held = await plain_turn(page)
+    await my_turn_or_over(page)
+    before = await hand.get_attribute("data-message-id")
+    # The stand-in keeps its side of things up to a moment before a kill.
+    await asyncio.sleep(1)
+    await local_bot.stop(kill=True)
+    await page.locator("#offline").wait_for(timeout=ACTION_TIMEOUT)
+    await local_bot.start()
+    # The page reconnects by itself, to the same server and the same hand message.
+    await page.locator("#offline").wait_for(state="hidden", timeout=60_000)
+    again = shown(page).filter(has_text="Your hand").last
+    assert await again.get_attribute("data-message-id") == before
+    # The game goes on where it was: the same cards, and the next turn is played.
+    assert await my_turn_or_over(page) == "turn"
+    after = await plain_turn(page)
+    assert set(held) <= set(after)
+    # The page lost its connection while the bot was down, and said so.
+    browsing.console_errors[:] = [e for e in browsing.console_errors if "WebSocket" not in e]
+
