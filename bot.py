@@ -26,7 +26,7 @@ import sys
 import webbrowser
 from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
@@ -39,11 +39,8 @@ from app.standby import claim_shards, keep_shards
 from db import StorageError
 from transport.private import missing_private_parts, point_at
 
-try:
-    from fakediscord.local import DEFAULT_HOST, DEFAULT_PORT, LocalPlay
-except ImportError:  # the container image plays on Discord alone: it holds no stand-in
-    LocalPlay = None  # type: ignore[assignment,misc]
-    DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 8765
+if TYPE_CHECKING:
+    from fakediscord.local import LocalPlay
 
 log = logging.getLogger("rummy")
 
@@ -219,6 +216,8 @@ def prepare(settings: Settings) -> None:
 
 
 # --- local play -------------------------------------------------------------------------
+LOCAL_HOST = "127.0.0.1"
+LOCAL_PORT = 8765
 LOCAL_DATABASE = Path("rummy-local.sqlite3")
 # The stand-in's server, messages and DMs, kept between runs beside the database.
 LOCAL_WORLD = Path("rummy-local.world")
@@ -236,7 +235,7 @@ def wants_local_play(env: dict[str, str]) -> bool:
 
 def local_address(env: dict[str, str]) -> tuple[str, int]:
     """Where the local page listens: this machine alone unless LOCAL_PLAY_HOST says otherwise."""
-    host = env.get("LOCAL_PLAY_HOST", "").strip() or DEFAULT_HOST
+    host = env.get("LOCAL_PLAY_HOST", "").strip() or LOCAL_HOST
     try:
         ipaddress.ip_address(host)
     except ValueError:
@@ -244,7 +243,7 @@ def local_address(env: dict[str, str]) -> tuple[str, int]:
             raise SettingsError(
                 f"LOCAL_PLAY_HOST must be an IP address (127.0.0.1, 0.0.0.0), not {host!r}."
             ) from None
-    port = env.get("LOCAL_PLAY_PORT", "").strip() or str(DEFAULT_PORT)
+    port = env.get("LOCAL_PLAY_PORT", "").strip() or str(LOCAL_PORT)
     if not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
         raise SettingsError(f"LOCAL_PLAY_PORT must be a port number (1-65535), not {port!r}.")
     return host, int(port)
@@ -263,7 +262,11 @@ def local_environment(env: dict[str, str], stand_in: dict[str, str]) -> dict[str
 
 
 def play_locally(env: dict[str, str], *, open_browser: bool) -> int:
-    if LocalPlay is None:
+    try:
+        # Loaded to play locally alone: the bot on Discord never loads the
+        # stand-in, and the container image does not even hold it.
+        from fakediscord.local import LocalPlay
+    except ImportError:
         print("error: DISCORD_TOKEN is not set, and this installation cannot play locally "
               "(it leaves out the fakediscord package); set DISCORD_TOKEN.", file=sys.stderr)
         return 2
@@ -274,18 +277,19 @@ def play_locally(env: dict[str, str], *, open_browser: bool) -> int:
         return 2
     try:
         with contextlib.suppress(KeyboardInterrupt):
-            return run_event_loop(run_locally(env, host, port, open_browser=open_browser))
+            return run_event_loop(
+                run_locally(LocalPlay(host=host, port=port, snapshot=LOCAL_WORLD),
+                            env, open_browser=open_browser))
     except StorageError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     return 0
 
 
-async def run_locally(env: dict[str, str], host: str, port: int, *, open_browser: bool) -> int:
+async def run_locally(local: LocalPlay, env: dict[str, str], *, open_browser: bool) -> int:
     """The stand-in and its page, then the bot on it until stopped; a Reset in
     the page stops the bot, wipes local play's database and starts both afresh."""
-    assert LocalPlay is not None
-    local = LocalPlay(host=host, port=port, snapshot=LOCAL_WORLD)
+    host, port = local.host, local.port
     try:
         await local.start()
     except OSError as error:

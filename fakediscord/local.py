@@ -21,8 +21,6 @@ from .webclient import WebClient
 from .world import World
 
 BOT_NAME = "Rummy"
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8765
 
 # Changes to the world are saved this long after the first of them, together:
 # a kill loses at most this much of the stand-in's side (the bot's database
@@ -34,8 +32,7 @@ class LocalPlay:
     """The stand-in and its page, for one ``python bot.py`` session. With a
     ``snapshot`` path the stand-in's world is kept there between runs."""
 
-    def __init__(self, *, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
-                 snapshot: Path | None = None) -> None:
+    def __init__(self, *, host: str, port: int, snapshot: Path | None = None) -> None:
         self.host = host
         self.port = port
         self.snapshot = snapshot

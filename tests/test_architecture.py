@@ -44,6 +44,11 @@ MAX_FUNCTION_LINES = 80
 # with the reason why; none today.
 LONG_MODULES: dict[str, str] = {}
 LONG_FUNCTIONS: dict[str, str] = {}
+# Imports made inside a function ("module -> what"), each with the reason why.
+LATE_IMPORTS: dict[str, str] = {
+    "bot -> fakediscord.local": "the stand-in is loaded to play locally alone: on Discord the "
+    "bot never loads it (4 MiB), and the container image does not hold it",
+}
 
 
 @dataclass
@@ -241,6 +246,7 @@ def late_import_violations(modules: dict[str, Module]) -> list[str]:
         f"{module.name}:{line} imports {what} inside a function"
         for module in modules.values()
         for line, what in module.late_imports
+        if f"{module.name} -> {what}" not in LATE_IMPORTS
     ]
 
 

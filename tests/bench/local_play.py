@@ -104,7 +104,7 @@ def own_cpu() -> float:
 
 
 async def hands(count: int, home: Path) -> None:
-    local = await LocalPlay(port=free_port()).start()
+    local = await LocalPlay(host="127.0.0.1", port=free_port()).start()
     environment = local_environment(dict(os.environ), local.bot_environment(home / "db.sqlite3"))
     bot = await BotProcess.start(local.emu, home / "db.sqlite3", home / "bot.log",
                                  extra_env=environment)
@@ -156,7 +156,7 @@ async def run(count: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.bench.local_play",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("--hands", type=int, default=2, help="hands of 4 players to time")
+    parser.add_argument("--hands", type=int, default=1, help="hands of 4 players to time")
     args = parser.parse_args(argv)
     asyncio.run(run(args.hands))
     return 0
