@@ -306,6 +306,8 @@ async def run_locally(local: LocalPlay, env: dict[str, str], *, open_browser: bo
             if not prepared:
                 prepare(settings)
                 prepared = True
+            # A Reset's stand-in listens on a port of its own.
+            point_at(settings.api_base, settings.gateway_url)
             stop = asyncio.Event()
             local.on_reset = stop.set
             code = await serve(RummyBot(settings), settings.token, stop)

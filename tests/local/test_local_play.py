@@ -263,3 +263,19 @@ async def test_a_killed_bot_comes_back_to_the_same_game_in_the_open_page(
     # The page lost its connection while the bot was down, and said so.
     browsing.console_errors[:] = [e for e in browsing.console_errors if "WebSocket" not in e]
 
+
+
+async def test_reset_starts_local_play_afresh(local_bot: LocalBot, browsing: Browsing) -> None:
+    page = await browsing.open(local_bot.url)
+    await start_against_a_computer(page)
+    await table(page)
+    page.on("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))
+    await page.click("#reset")
+    # The page comes back to an empty server, and a game starts there as on a new one.
+    await page.wait_for_function(
+        "() => document.querySelectorAll('#log .msg').length === 0", timeout=60_000)
+    await page.locator("#offline").wait_for(state="hidden", timeout=60_000)
+    await slash(page, "rummy start")
+    await host_panel(page)
+    assert await shown(page).filter(has_text="Show hand").count() == 0
+    browsing.console_errors[:] = [e for e in browsing.console_errors if "WebSocket" not in e]
