@@ -48,6 +48,16 @@ def find_chromium() -> str | None:
     return None
 
 
+def _chromium_for(out: Path) -> str:
+    """The browser that takes the picture, with the picture's folder made."""
+    browser = find_chromium()
+    if browser is None:
+        raise ChromiumMissing("no chromium on PATH: install Debian's chromium package "
+                              "(apt-get install chromium)")
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    return browser
+
+
 def photograph(html: str, out: Path, width: int = 800, *, height: int | None = None,
                scale: float = 1.0) -> Path:
     """Write a PNG of the page ``html`` at ``width`` CSS pixels and return ``out``.
@@ -56,20 +66,15 @@ def photograph(html: str, out: Path, width: int = 800, *, height: int | None = N
     empty bottom; a conversation taller than the window is shot again in a window
     twice as tall). ``scale`` above 1 gives a sharper, larger picture.
     """
-    browser = find_chromium()
-    if browser is None:
-        raise ChromiumMissing("no chromium on PATH: install Debian's chromium package "
-                              "(apt-get install chromium)")
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    browser = _chromium_for(out)
     with tempfile.TemporaryDirectory(prefix="transcript-") as work:
         page = Path(work) / "page.html"
         page.write_text(html, encoding="utf-8")
         window = height or FIRST_HEIGHT
         while True:
-            _shoot(browser, page, out, width, window, scale, Path(work))
-            if height is not None or not trim(out, scale) or window >= MAX_HEIGHT:
-                return out
+            _shoot(browser, page, Path(out), width, window, scale, Path(work))
+            if height is not None or not trim(Path(out), scale) or window >= MAX_HEIGHT:
+                return Path(out)
             window = min(window * 2, MAX_HEIGHT)
 
 
@@ -77,16 +82,11 @@ def photograph_live(url: str, out: Path, width: int = 1280, height: int = 800, *
                     scale: float = 1.0, settle_ms: int = 4000) -> Path:
     """Write a PNG of a live page (local play's, at ``url``), after its scripts
     have had ``settle_ms`` of the page's time to connect and draw."""
-    browser = find_chromium()
-    if browser is None:
-        raise ChromiumMissing("no chromium on PATH: install Debian's chromium package "
-                              "(apt-get install chromium)")
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    browser = _chromium_for(out)
     with tempfile.TemporaryDirectory(prefix="live-") as work:
-        _shoot(browser, url, out, width, height, scale, Path(work),
+        _shoot(browser, url, Path(out), width, height, scale, Path(work),
                extra=[f"--virtual-time-budget={settle_ms}"])
-    return out
+    return Path(out)
 
 
 def _shoot(browser: str, page: Path | str, out: Path, width: int, height: int, scale: float,
