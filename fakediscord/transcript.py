@@ -333,4 +333,5 @@ def _body(page: Page, message: Message) -> str:
 
 def _ephemeral_note() -> str:
     return ("<div class=\"eph\">" + EYE + "<span>Only you can see this</span>"
-            "<span class=\"eph-dot\">•</span><span class=\"link\">Dismiss message</span></div>")
+            "<span class=\"eph-dot\">•</span><span class=\"link dismiss\">Dismiss message</span>"
+            "</div>")

@@ -12,6 +12,7 @@ const state = {
   channel: params.get("channel"),
   logs: new Map(),        // channel id -> its element in #log
   unread: new Set(),
+  dismissed: new Set(),   // ephemeral messages the person dismissed
   command: null,          // the slash command being filled in
   suggestions: [],
   active: 0,
@@ -120,6 +121,7 @@ function show(channelId) {
 
 // -- messages --------------------------------------------------------------------------
 function place(event) {
+  if (state.dismissed.has(event.id)) return;
   const template = document.createElement("template");
   template.innerHTML = event.html.trim();
   const element = template.content.firstElementChild;
@@ -188,6 +190,12 @@ setInterval(() => liveTimes($("log")), 1000);
 // -- clicks and choices ----------------------------------------------------------------
 $("log").addEventListener("click", async (event) => {
   const message = event.target.closest(".msg");
+  if (message && event.target.closest(".dismiss")) {
+    // As in Discord's app: gone from this page for good, edits included.
+    state.dismissed.add(message.dataset.messageId);
+    message.remove();
+    return;
+  }
   const button = event.target.closest(".btn");
   if (message && button) {
     if (button.classList.contains("disabled") || button.classList.contains("pending")) return;

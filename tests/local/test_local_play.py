@@ -201,6 +201,9 @@ async def test_refusals_show_where_the_person_looks(
     await told.wait_for(timeout=ACTION_TIMEOUT)
     assert "Only you can see this" in (await told.text_content() or "")
     assert await shown(ann).filter(has_text="already").count() == 0
+    # Dismissed, as in Discord's app: gone from Bob's page.
+    await told.locator(".dismiss").click()
+    assert await shown(bob).filter(has_text="already").count() == 0
 
 
 async def test_the_deal_reaches_the_members_dms(local_bot: LocalBot, browsing: Browsing) -> None:
