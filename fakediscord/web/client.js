@@ -13,6 +13,7 @@ const state = {
   logs: new Map(),        // channel id -> its element in #log
   unread: new Set(),
   dismissed: new Set(),   // ephemeral messages the person dismissed
+  resetting: false,
   command: null,          // the slash command being filled in
   suggestions: [],
   active: 0,
@@ -34,9 +35,10 @@ async function post(path, body) {
 
 function connect() {
   const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws?as=${encodeURIComponent(as)}`);
-  socket.onopen = () => { $("offline").hidden = true; };
+  socket.onopen = () => { $("offline").hidden = true; state.resetting = false; };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = () => {
+    if (!state.resetting) $("offline").textContent = "Reconnecting to the bot…";
     $("offline").hidden = false;
     setTimeout(connect, 1000);
   };
@@ -47,7 +49,13 @@ function receive(event) {
   else if (event.type === "message") place(event);
   else if (event.type === "delete") document.querySelector(`#log .msg[data-message-id="${event.id}"]`)?.remove();
   else if (event.type === "problems") problems(event.items);
-  else if (event.type === "reset") location.reload();
+  else if (event.type === "reset") {
+    // The old server closes this connection once it stops; the next one is
+    // the fresh server's, whose first word clears the page.
+    state.resetting = true;
+    $("offline").textContent = "Starting afresh…";
+    $("offline").hidden = false;
+  }
 }
 
 // -- who, where, what to type ----------------------------------------------------------

@@ -274,10 +274,12 @@ async def test_reset_starts_local_play_afresh(local_bot: LocalBot, browsing: Bro
     await table(page)
     page.on("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))
     await page.click("#reset")
-    # The page comes back to an empty server, and a game starts there as on a new one.
-    await page.wait_for_function(
-        "() => document.querySelectorAll('#log .msg').length === 0", timeout=60_000)
+    # The page says it starts afresh, then comes back to an empty server, where
+    # a game starts as on a new one.
+    await page.locator("#offline", has_text="Starting afresh").wait_for(timeout=ACTION_TIMEOUT)
     await page.locator("#offline").wait_for(state="hidden", timeout=60_000)
+    await page.wait_for_function(
+        "() => document.querySelectorAll('#log .msg').length === 0", timeout=ACTION_TIMEOUT)
     await slash(page, "rummy start")
     await host_panel(page)
     assert await shown(page).filter(has_text="Show hand").count() == 0
