@@ -69,20 +69,21 @@ async def open_hand(page: Page) -> Locator:
 
 
 async def my_turn_or_over(page: Page) -> str:
-    """Wait until this player may draw, or the hand is over: "turn" or "over"."""
-    await page.wait_for_function(
+    """Wait until this player may draw, or the hand is over: "turn" or "over"
+    (as the newest hand message or result says: earlier games' results count not)."""
+    found = await page.wait_for_function(
         """() => {
             const log = document.querySelector('#log .channel-log:not([hidden])');
             const hands = [...log.querySelectorAll('.msg')].filter(
                 m => m.textContent.includes('Your hand') || m.textContent.includes('is over'));
             const last = hands[hands.length - 1];
             if (!last) return false;
-            if (last.textContent.includes('is over')) return true;
-            return [...last.querySelectorAll('.btn:not(.disabled)')]
+            if (last.textContent.includes('is over')) return 'over';
+            const draw = [...last.querySelectorAll('.btn:not(.disabled)')]
                 .some(b => b.textContent.includes('Draw from stock'));
+            return draw ? 'turn' : false;
         }""", timeout=60_000)
-    latest = shown(page).filter(has_text="is over")
-    return "over" if await latest.count() else "turn"
+    return str(await found.json_value())
 
 
 async def plain_turn(page: Page) -> list[str]:
