@@ -235,10 +235,24 @@ async def test_a_german_server_and_a_french_member(
     await page.select_option("#server-locale", "de")
     await page.select_option("#my-locale", "fr")
     await page.wait_for_function("() => document.documentElement.lang === 'fr'")
+    # The message box offers the commands as a French client names them.
+    await page.fill("#text", "/rummy")
+    offered = await page.locator("#suggestions .suggestion").all_text_contents()
+    assert any(text.startswith("/rami commencer") and "Ouvrir une salle" in text
+               for text in offered), offered
+    await page.fill("#text", "")
     await slash(page, "rummy start")
     # The public lobby speaks the server's language, the host's own view theirs.
-    await shown(page).filter(has_text="Rommé").first.wait_for(timeout=ACTION_TIMEOUT)
-    await shown(page).filter(has_text="Tes commandes").first.wait_for(timeout=ACTION_TIMEOUT)
+    lobby = shown(page).filter(has=page.locator(".btn", has_text="Beitreten")).last
+    await lobby.wait_for(timeout=ACTION_TIMEOUT)
+    public = await lobby.text_content() or ""
+    assert "Rommé" in public and "Regeln" in public and "Join" not in public, public
+    panel = shown(page).filter(has_text="Tes commandes").last
+    await panel.wait_for(timeout=ACTION_TIMEOUT)
+    own = await panel.text_content() or ""
+    assert "Commencer" in own and "Starten" not in own and "Start" not in own, own
+    # Ann's words are French, and name the lobby's button as the lobby shows it.
+    assert "**Regeln**" not in own and "Regeln" in own, own
 
 
 async def test_a_killed_bot_comes_back_to_the_same_game_in_the_open_page(
