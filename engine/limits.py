@@ -1,7 +1,7 @@
 """Fixed bounds of the game, the same at every table whatever its house rules.
 
 They live apart from the house rules and from the hand so that both can state them:
-``HouseRules.describe`` prints them, ``engine.hand`` enforces them.
+``presentation.house_rules`` states them to players, ``engine.hand`` enforces them.
 """
 
 from __future__ import annotations

@@ -13,7 +13,6 @@ from enum import Enum, StrEnum
 from typing import Any, TypeVar
 
 from engine.errors import RummyError
-from engine.limits import MAX_RESHUFFLES, MAX_TURNS
 from engine.words import N_
 
 __all__ = [
@@ -231,60 +230,3 @@ class HouseRules:
         if values.get("hands") is not None and "target" not in values:
             values["target"] = None
         return cls(**values)
-
-    def describe(self) -> list[str]:
-        """One plain-English line per house rule, for ``/rummy rules`` and the lobby."""
-        lines: list[str] = []
-        if self.ace is AceRule.LOW:
-            lines.append(
-                "Aces are low: A-2-3 is a run, Q-K-A is not; an ace left in hand counts 1."
-            )
-        else:
-            lines.append(
-                "Aces are high or low: A-2-3 and Q-K-A are runs, K-A-2 is not;"
-                " an ace left in hand counts 15."
-            )
-        if self.melds_per_turn is MeldsPerTurn.UNLIMITED:
-            lines.append("Melds: put down as many as you like in a turn; lay-offs are unlimited.")
-        else:
-            lines.append("Melds: at most one new meld per turn; lay-offs are unlimited.")
-        if self.go_out is GoOut.ANY:
-            lines.append("Going out: your last card may go by meld, lay-off or discard.")
-        else:
-            lines.append("Going out: your last card must be discarded; keep one to throw away.")
-        if self.rummy_bonus is RummyBonus.DOUBLE:
-            lines.append(
-                "Rummy: going out in one turn, with nothing melded or laid off before,"
-                " doubles the hand's score."
-            )
-        else:
-            lines.append("Rummy: no bonus for going out in one turn.")
-        if self.empty_stock is EmptyStock.RESHUFFLE:
-            lines.append(
-                "Empty stock: the next draw from it shuffles the discard pile, all but its top"
-                f" card, into a new stock; after {MAX_RESHUFFLES} reshuffles, or with fewer than"
-                " 2 cards in the pile, drawing from the empty stock ends the hand with nobody out."
-            )
-        else:
-            lines.append(
-                "Empty stock: drawing from it turns the whole discard pile over, unshuffled, as"
-                " the new stock; the second time, drawing from it ends the hand with nobody out."
-            )
-        lines.append(
-            f"Every hand ends: after {MAX_TURNS} turns without anyone going out, the lowest"
-            " count in hand wins it."
-        )
-        if self.target is not None:
-            lines.append(f"Match: first to {self.target} points; tied leaders share the win.")
-        else:
-            hands = "1 hand" if self.hands == 1 else f"{self.hands} hands"
-            lines.append(f"Match: {hands}; the highest total wins, ties share.")
-        if self.turn_timeout:
-            lines.append(f"Turn timer: {self.turn_timeout} seconds.")
-        else:
-            lines.append("Turn timer: off.")
-        if self.hints is Hints.ON:
-            lines.append("Hints: a player may ask for a suggested move.")
-        else:
-            lines.append("Hints: none.")
-        return lines
