@@ -108,6 +108,48 @@ A custom emoji on a button or select option of any message must be one of
 them (else 50035 ``BUTTON_COMPONENT_INVALID_EMOJI``); servers here have no
 emojis of their own. Emoji in text (``<:name:id>``) are not checked.
 
+Activities
+----------
+The server side of a Discord Activity (the application's embedded web page).
+``world.enable_activities()`` is the portal's switch: it allows callback type
+12 and registers the default Entry Point command (global, type 4
+PRIMARY_ENTRY_POINT, ``handler`` 2, named "launch"); from then on a bulk
+overwrite of global commands that leaves it out answers 400 code 50240 (so
+does discord.py's ``tree.sync()``: send the Entry Point command along, or
+delete it first), one that lists it (type 4) keeps its id. Type 4 commands
+are refused (50035) without Activities, in a guild, or beside another; so is
+a ``handler`` on any other type. ``world.entry_point()`` reads it.
+
+LAUNCH_ACTIVITY (callback 12; discord.py's ``response.launch_activity()``)
+answers a command or a click, not a modal: ``world.launch_activity(user_id,
+channel_id)`` puts the person in the channel's instance (``ActivityInstance``:
+``instance_id`` ``i-<snowflake>-gc-<guild>-<channel>``, ``launch_id``,
+``channel_id``, ``guild_id``, ``users``), starting one if none runs; everyone
+launching in one channel shares it, and a person is in one at a time.
+``?with_response=1`` answers ``resource: {type: 12, activity_instance: {id}}``
+and ``interaction.activity_instance_id``; the ``Reply`` has
+``.activity_instance``. ``world.leave_activity(instance_id, user_id)`` ends
+an instance once empty; ``world.activity_instance(id)``,
+``world.activity_instances`` (by id) and ``world.activity_launches`` ((user
+id, instance id), every launch, watchers woken) read them.
+``GET /applications/{id}/activity-instances/{instance_id}`` (bot token)
+answers Discord's EmbeddedActivityInstance, or 404 ``{"message": "404: Not
+Found", "code": 0}``.
+
+OAuth2 of the Activity's handshake (``oauth.py``): ``world.issue_oauth_code(
+user_id, scopes)`` is the client's ``commands.authorize`` (scopes checked
+against Discord's list; the code is single use, 10 minutes).
+``POST /oauth2/token`` takes a form (``grant_type=authorization_code`` and
+``code``, or ``refresh_token``) and the client credentials (the client id is
+``world.application_id``, the secret ``world.client_secret``, made with the
+world and saved with it) as fields or HTTP Basic; no bot token. It answers
+``access_token``, ``token_type`` Bearer, ``expires_in`` 604800,
+``refresh_token``, ``scope``; refusals are OAuth2's (401 ``invalid_client``;
+400 ``invalid_grant``, ``unsupported_grant_type``) and are not problems.
+``GET /users/@me`` with ``Authorization: Bearer <token>`` (scope
+``identify``) answers that person; an expired or unknown token 401.
+``world.pass_time(seconds)`` moves the clock these expiries read.
+
 Actors
 ------
 ``await alice.slash(channel, "rummy start", **options)`` builds the
@@ -135,7 +177,7 @@ AssertionError. Every action is a fresh interaction, so a message can be
 clicked again and again; two actors may act at once (``asyncio.gather``).
 
 Each action returns a ``Reply``: ``.type`` (callback type: 4 message,
-5 thinking, 6 deferred update, 7 update, 9 modal), ``.answered``,
+5 thinking, 6 deferred update, 7 update, 9 modal, 12 Activity launched), ``.answered``,
 ``.latency`` (INTERACTION_CREATE sent -> callback received, s), ``.message``
 (the message created or updated, current, None if deleted), ``.content``,
 ``.embeds``, ``.components``, ``.ephemeral``, ``.text_displays()``,
@@ -207,7 +249,7 @@ shows up at once. Modules: ``world`` (state), ``payloads`` (JSON shapes),
 ``rest``, ``gateway``, ``spec``, ``traffic``, ``faults``, ``commands``
 (slash building), ``components`` (reading components, legacy limits),
 ``layouts`` (Components V2 rules and shape), ``emojis`` (application
-emojis' rules), ``actors``,
+emojis' rules), ``oauth`` (OAuth2 codes and tokens), ``actors``,
 ``server`` (``FakeDiscord``), ``harness`` (running a client), ``ratelimits``;
 ``load``, ``load_players``, ``load_process``, ``load_stats``, ``load_startup``
 (the load benchmark).

@@ -13,7 +13,16 @@ from typing import Any, Protocol
 
 from . import components as comp
 from .commands import add_resolved_user, as_user, build_chat_input
-from .world import Channel, Interaction, InteractionType, Message, Role, User, World
+from .world import (
+    ActivityInstance,
+    Channel,
+    Interaction,
+    InteractionType,
+    Message,
+    Role,
+    User,
+    World,
+)
 
 
 class Stage(Protocol):
@@ -35,8 +44,14 @@ class Reply:
 
     @property
     def type(self) -> int | None:
-        """The callback type (4 message, 5 thinking, 6 deferred update, 7 update, 9 modal)."""
+        """The callback type (4 message, 5 thinking, 6 deferred update, 7 update, 9 modal,
+        12 the Activity launched)."""
         return self.interaction.response_type
+
+    @property
+    def activity_instance(self) -> ActivityInstance | None:
+        """The Activity instance a launch (type 12) put the person in, while it runs."""
+        return self._emu.world.activity_instance(self.interaction.activity_instance_id or "")
 
     @property
     def answered(self) -> bool:

@@ -1,9 +1,10 @@
 """The checks Discord makes on a command it is asked to register, beyond the
 OpenAPI description's field shapes: localisation keys that are Discord
 locales, names that are one lower-case word in every language, no two options
-of a command sharing a name in any language, and the 8,000 characters a
+of a command sharing a name in any language, the 8,000 characters a
 command may hold in each language (its name, description, and its options'
-and choices' names, descriptions and values)."""
+and choices' names, descriptions and values), and the Entry Point command's
+rules (``entry_point_errors``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from functools import cache
 from typing import Any
 
 from .components import Reason
+from .models import PRIMARY_ENTRY_POINT
 from .spec import load_spec
 
 MAX_COMMAND_TEXT = 8000
@@ -82,3 +84,29 @@ def _length(item: dict[str, Any], locale: str | None) -> int:
     for child in (*(item.get("options") or []), *(item.get("choices") or [])):
         total += _length(child, locale)
     return total
+
+
+def entry_point_errors(bodies: list[dict[str, Any]], *, global_scope: bool,
+                       activities_enabled: bool, kept: str | None) -> dict[str, Reason]:
+    """Discord's rules for the Entry Point command (type 4, PRIMARY_ENTRY_POINT):
+    only an application with Activities has one, only one, only global, and only
+    it has a ``handler``. ``kept``: the name of the Entry Point command the
+    request leaves in place beside ``bodies`` (a create keeps the others, a bulk
+    overwrite none)."""
+    errors: dict[str, Reason] = {}
+    names = {kept} if kept is not None else set()
+    for index, body in enumerate(bodies):
+        if int(body.get("type") or 1) != PRIMARY_ENTRY_POINT:
+            if body.get("handler") is not None:
+                errors[f"{index}.handler"] = (
+                    "Only an Entry Point command (type 4) can have a handler.")
+            continue
+        if not activities_enabled:
+            errors[f"{index}.type"] = (
+                "Entry Point commands need an application with Activities enabled.")
+        elif not global_scope:
+            errors[f"{index}.type"] = "An Entry Point command can only be a global command."
+        names.add(str(body.get("name")))
+        if len(names) > 1:
+            errors[f"{index}.type"] = "An application can have only one Entry Point command."
+    return errors

@@ -58,6 +58,12 @@ class InteractionType:
     MODAL_SUBMIT = 5
 
 
+# The application command type of an Activity's Entry Point, and who answers it:
+# the app (an interaction it answers) or Discord (it launches the Activity).
+PRIMARY_ENTRY_POINT = 4
+APP_HANDLER, DISCORD_LAUNCH_ACTIVITY = 1, 2
+
+
 def now_iso() -> str:
     return datetime.now(UTC).isoformat()
 
@@ -273,7 +279,60 @@ class Interaction:
     modal: dict[str, Any] | None = None
     token_expired: bool = False
     callback_closed: bool = False  # Discord's 3 s to answer have passed
+    # The Activity instance a LAUNCH_ACTIVITY answer (type 12) put the person in.
+    activity_instance_id: str | None = None
 
     @property
     def answered(self) -> bool:
         return self.response_type is not None
+
+
+@dataclass(eq=False)
+class ActivityInstance:
+    """A running Activity (the application's embedded web page) in one channel:
+    everyone who launches it there is in this one instance, until the last leaves.
+
+    Ids are shaped as Discord's: ``location_id`` is ``gc-<guild>-<channel>`` in a
+    server (``pc-<channel>`` in a DM) and ``instance_id`` ``i-<snowflake>-<location>``.
+    """
+
+    instance_id: str
+    launch_id: str
+    channel_id: int
+    guild_id: int | None
+    users: list[int] = field(default_factory=list)  # in the order they joined
+    created: str = field(default_factory=now_iso)
+
+    @property
+    def location_kind(self) -> str:
+        """Discord's location kinds: ``gc`` a guild channel, ``pc`` a private channel."""
+        return "pc" if self.guild_id is None else "gc"
+
+    @property
+    def location_id(self) -> str:
+        if self.guild_id is None:
+            return f"pc-{self.channel_id}"
+        return f"gc-{self.guild_id}-{self.channel_id}"
+
+
+@dataclass(eq=False)
+class OAuthCode:
+    """What the Discord client hands an Activity that called ``commands.authorize``:
+    a code its server exchanges, once, for the person's access token."""
+
+    code: str
+    user_id: int
+    scopes: list[str]
+    expires_at: float  # on the world's clock (``OAuthGrants.now``)
+
+
+@dataclass(eq=False)
+class OAuthToken:
+    """A person's access token (``Authorization: Bearer ...``) and the refresh token
+    that replaces it."""
+
+    access_token: str
+    refresh_token: str
+    user_id: int
+    scopes: list[str]
+    expires_at: float  # on the world's clock (``OAuthGrants.now``)

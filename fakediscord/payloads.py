@@ -11,13 +11,16 @@ from __future__ import annotations
 from typing import Any
 
 from .components import Reason
+from .oauth import TOKEN_LIFETIME
 from .world import (
+    ActivityInstance,
     AppEmoji,
     ChannelType,
     Guild,
     Interaction,
     Member,
     Message,
+    OAuthToken,
     Role,
     User,
     World,
@@ -178,8 +181,16 @@ def interaction(world: World, i: Interaction, *, app_permissions: int) -> dict[s
 
 
 def callback_response(world: World, i: Interaction, kind: int,
-                      resource_message: Message | None) -> dict[str, Any]:
+                      resource: Message | ActivityInstance | None) -> dict[str, Any]:
     """The ``?with_response=1`` body of an interaction callback."""
+    if isinstance(resource, ActivityInstance):
+        # A launch made no message: the instance stands where the message would
+        # (Discord's LaunchActivityInteractionCallbackResponse).
+        return {
+            "interaction": {"id": str(i.id), "type": i.type,
+                            "activity_instance_id": resource.instance_id},
+            "resource": {"type": kind, "activity_instance": {"id": resource.instance_id}},
+        }
     target = world.messages.get(i.original_message_id or 0)
     body: dict[str, Any] = {
         "interaction": {
@@ -190,9 +201,34 @@ def callback_response(world: World, i: Interaction, kind: int,
         },
         "resource": {"type": kind},
     }
-    if resource_message is not None:
-        body["resource"]["message"] = message(world, resource_message)
+    if resource is not None:
+        body["resource"]["message"] = message(world, resource)
     return body
+
+
+def activity_instance(world: World, a: ActivityInstance) -> dict[str, Any]:
+    """Discord's EmbeddedActivityInstance: where it runs and who is in it."""
+    location: dict[str, Any] = {"id": a.location_id, "kind": a.location_kind,
+                                "channel_id": str(a.channel_id)}
+    if a.guild_id is not None:
+        location["guild_id"] = str(a.guild_id)
+    return {"application_id": str(world.application_id), "instance_id": a.instance_id,
+            "launch_id": a.launch_id, "location": location, "users": [str(u) for u in a.users]}
+
+
+def oauth_token(t: OAuthToken) -> dict[str, Any]:
+    """The token endpoint's answer: a fresh token lives ``TOKEN_LIFETIME`` seconds."""
+    return {"access_token": t.access_token, "token_type": "Bearer", "expires_in": TOKEN_LIFETIME,
+            "refresh_token": t.refresh_token, "scope": " ".join(t.scopes)}
+
+
+def oauth_user(u: User, scopes: list[str]) -> dict[str, Any]:
+    """``GET /users/@me`` read with a person's token: email and verified only with
+    the ``email`` scope (people here have no address)."""
+    data = {**user(u), "mfa_enabled": False, "locale": u.locale, "premium_type": 0}
+    if "email" in scopes:
+        data.update({"email": None, "verified": False})
+    return data
 
 
 def application(world: World) -> dict[str, Any]:

@@ -1,15 +1,17 @@
 """The REST API under ``/api/v10``: routing and the checks every request passes.
 
-Every request passes the same gate (``RestApi.entry``): body parsing (JSON or
-multipart with ``payload_json``), route lookup (unknown routes answer 404 and
-are recorded as problems), bot authentication, validation against Discord's
-OpenAPI description, injected faults, then the endpoint. Answers use
+Every request passes the same gate (``RestApi.entry``): body parsing (JSON,
+multipart with ``payload_json``, or a form), route lookup (unknown routes answer
+404 and are recorded as problems), authentication (the bot's token; a person's
+OAuth2 access token on the few routes it may call), validation against
+Discord's OpenAPI description, injected faults, then the endpoint. Answers use
 Discord's status codes, error codes and JSON shapes.
 
 The endpoints live by resource: ``rest_application`` (users, the application,
-commands, emojis), ``rest_messages`` (channels, messages, guilds),
-``rest_interactions`` (callbacks and interaction webhooks); ``rest_request`` is
-what they share (the parsed request, Discord's errors and error codes).
+commands, emojis, Activity instances), ``rest_messages`` (channels, messages,
+guilds), ``rest_interactions`` (callbacks and interaction webhooks),
+``rest_oauth`` (OAuth2's token endpoint); ``rest_request`` is what they share
+(the parsed request, Discord's errors and error codes).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from .ratelimits import RateLimits
 from .rest_application import ApplicationRoutes
 from .rest_interactions import InteractionRoutes
 from .rest_messages import ChannelRoutes, MessageWriter
+from .rest_oauth import BEARER_ROUTES, TOKEN_ROUTE, OAuthRoutes
 from .rest_request import (
     ALREADY_ACKNOWLEDGED,
     CANNOT_DM,
@@ -59,12 +62,13 @@ from .rest_request import (
     ApiError,
     File,
     Handler,
+    OAuthError,
     Req,
     Route,
     read_body,
 )
 from .traffic import RecordedRequest, TrafficLog
-from .world import World
+from .world import OAuthToken, World
 
 # The request's vocabulary has always been importable from here.
 __all__ = [
@@ -102,7 +106,9 @@ class RestApi:
         application = ApplicationRoutes(world, gateway)
         channels = ChannelRoutes(world, writer)
         interactions = InteractionRoutes(world, writer)
-        table = [*application.routes(), *interactions.routes(), *channels.routes()]
+        oauth = OAuthRoutes(world, problems)
+        table = [*application.routes(), *interactions.routes(), *channels.routes(),
+                 *oauth.routes()]
         self.routes = [(method, template, _compile(template), handler)
                        for method, template, handler in table]
 
@@ -122,6 +128,7 @@ class RestApi:
         matched = self.match(method, path)
         record = RecordedRequest(method, path, matched[0] if matched else None,
                                  dict(request.query), None, time=started)
+        refused_as_expected = False
         try:
             body, files = await read_body(request)
             record.body, record.files = body, [f[0] for f in files]
@@ -129,6 +136,11 @@ class RestApi:
         except ApiError as exc:
             status, answer, headers = exc.status, payloads.error(exc.code, exc.message,
                                                                  exc.errors), {}
+        except OAuthError as exc:
+            # A wrong code or secret is answered, as by Discord; the endpoint
+            # reports what would be a mistake of the caller's code itself.
+            status, answer, headers = exc.status, exc.body(), {}
+            refused_as_expected = True
         except Exception as exc:
             # A bug of the emulator must fail the test, not look like a Discord outage
             # (a 5xx would make discord.py retry for half a minute).
@@ -138,7 +150,7 @@ class RestApi:
         record.status, record.response = status, answer
         record.duration = time.perf_counter() - t0
         self.traffic.http(record)
-        if status == 400:
+        if status == 400 and not refused_as_expected:
             self.problems.append(f"{method} {record.route or path} answered 400: {answer}")
         if status == 204 or answer is None:
             return web.Response(status=status, headers=headers)
@@ -152,9 +164,9 @@ class RestApi:
             self.problems.append(f"unhandled route: {record.method} {record.path}")
             return 404, {"message": "404: Not Found", "code": 0}, {}
         route, params, handler = matched
-        # Webhook and callback routes authenticate by the token in the URL.
-        needs_bot_token = not route.startswith(("/webhooks/", "/interactions/"))
-        if needs_bot_token and request.headers.get("Authorization") != f"Bot {self.token}":
+        authorization = request.headers.get("Authorization", "")
+        allowed, bearer = self._authenticate(record.method, route, authorization)
+        if not allowed:
             return 401, {"message": "401: Unauthorized", "code": 0}, {}
         if self.validate and body is not None:
             # A multipart body is checked as its payload_json, the JSON schema of the route.
@@ -162,7 +174,9 @@ class RestApi:
             if violation is not None:
                 self.problems.append(f"spec violation: {violation}")
         limit_headers: dict[str, str] = {}
-        if self.rate_limits is not None:
+        # A person's token, or the application's client credentials, are not the
+        # bot's token: they count in none of the bot's limits.
+        if self.rate_limits is not None and bearer is None and route != TOKEN_ROUTE:
             refusal, limit_headers = self.rate_limits.check(record.method, route, params)
             if refusal is not None:
                 return 429, refusal.body(), refusal.headers
@@ -172,5 +186,22 @@ class RestApi:
         elif fault is not None:
             answer, headers = fault.response()
             return fault.status, answer, headers
-        status, answer = await handler(Req(record.method, route, params, record.query, body, files))
+        status, answer = await handler(Req(record.method, route, params, record.query, body, files,
+                                           request.content_type, authorization, bearer))
         return status, answer, limit_headers
+
+    def _authenticate(self, method: str, route: str,
+                      authorization: str) -> tuple[bool, OAuthToken | None]:
+        """Whether the request may go on, and the person's token if one authenticated it.
+
+        Webhook and callback routes authenticate by the token in the URL, the OAuth2
+        token endpoint by the application's client credentials (its own check); a
+        route a person's token may call takes a live one with the scope it needs;
+        every other route takes the bot's token."""
+        if route.startswith(("/webhooks/", "/interactions/")) or route == TOKEN_ROUTE:
+            return True, None
+        scope = BEARER_ROUTES.get((method, route))
+        if scope is not None and authorization.startswith("Bearer "):
+            token = self.world.oauth.token(authorization.removeprefix("Bearer "))
+            return token is not None and scope in token.scopes, token
+        return authorization == f"Bot {self.token}", None

@@ -1,5 +1,6 @@
 """The bot's own account through REST: users, the application, the gateway's
-address, application commands and application emojis."""
+address, application commands (the Entry Point command's rules too),
+application emojis and the application's Activity instances."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from . import command_rules, emojis, payloads
 from .components import Reason
 from .gateway import Gateway
 from .rest_request import (
+    CANNOT_REMOVE_ENTRY_POINT,
     MAX_EMOJIS,
     UNKNOWN_APPLICATION,
     UNKNOWN_COMMAND,
@@ -21,7 +23,7 @@ from .rest_request import (
     Route,
     invalid_form,
 )
-from .world import AppEmoji, World
+from .world import PRIMARY_ENTRY_POINT, AppEmoji, World
 
 
 class ApplicationRoutes:
@@ -58,11 +60,16 @@ class ApplicationRoutes:
             ("GET", app_emojis + "/{emoji_id}", self.get_app_emoji),
             ("PATCH", app_emojis + "/{emoji_id}", self.edit_app_emoji),
             ("DELETE", app_emojis + "/{emoji_id}", self.delete_app_emoji),
+            ("GET", "/applications/{application_id}/activity-instances/{instance_id}",
+             self.get_activity_instance),
         ]
 
     # -- users, application, gateway ----------------------------------------------------
 
     async def get_me(self, req: Req) -> Answer:
+        if req.bearer is not None:  # a person's token (an Activity's server asking)
+            person = self.world.users[req.bearer.user_id]
+            return 200, payloads.oauth_user(person, req.bearer.scopes)
         me = payloads.user(self.world.bot)
         return 200, {**me, "verified": True, "mfa_enabled": False, "locale": "en-US",
                      "email": None}
@@ -112,22 +119,39 @@ class ApplicationRoutes:
     async def list_commands(self, req: Req) -> Answer:
         return 200, list(self.world.commands.get(self._scope(req), {}).values())
 
-    @staticmethod
-    def _check_commands(bodies: list[dict[str, Any]]) -> None:
+    def _check_commands(self, bodies: list[dict[str, Any]], scope: int | None, *,
+                        kept_entry_point: bool, replacing: dict[str, Any] | None = None,
+                        ) -> None:
+        """Discord's checks of commands to register in ``scope``; ``kept_entry_point``:
+        whether the application's Entry Point command (unless it is ``replacing``)
+        stays beside them."""
         errors: dict[str, Reason] = {}
         for index, body in enumerate(bodies):
             errors |= {f"{index}.{path}".rstrip("."): reason
                        for path, reason in command_rules.command_errors(body).items()}
+        entry_point = self.world.entry_point() if kept_entry_point else None
+        kept = entry_point["name"] if entry_point and entry_point is not replacing else None
+        errors |= command_rules.entry_point_errors(
+            bodies, global_scope=scope is None,
+            activities_enabled=self.world.activities_enabled, kept=kept)
         if errors:
             raise invalid_form(errors)
 
     async def put_commands(self, req: Req) -> Answer:
-        self._check_commands(req.body)
-        return 200, self.world.put_commands(self._scope(req), req.body)
+        scope = self._scope(req)
+        bodies: list[dict[str, Any]] = req.body or []
+        self._check_commands(bodies, scope, kept_entry_point=False)
+        listed = any(int(b.get("type") or 1) == PRIMARY_ENTRY_POINT for b in bodies)
+        if scope is None and self.world.entry_point() is not None and not listed:
+            raise ApiError(400, CANNOT_REMOVE_ENTRY_POINT, (
+                "You cannot remove this app's Entry Point command in a bulk update operation. "
+                "Please include the Entry Point command in your update request or delete it "
+                "separately."))
+        return 200, self.world.put_commands(scope, bodies)
 
     async def create_command(self, req: Req) -> Answer:
-        self._check_commands([req.body])
         scope = self._scope(req)
+        self._check_commands([req.body], scope, kept_entry_point=True)
         existed = self.world.find_command(req.body["name"], scope, int(req.body.get("type", 1)))
         record = self.world.upsert_command(scope, req.body)
         same_scope = existed is not None and existed.get("guild_id") == record.get("guild_id")
@@ -138,7 +162,8 @@ class ApplicationRoutes:
 
     async def edit_command(self, req: Req) -> Answer:
         scope, record = self._command(req)
-        self._check_commands([{**record, **req.body}])
+        self._check_commands([{**record, **req.body}], scope, kept_entry_point=True,
+                             replacing=record)
         self.world.delete_command(scope, record)
         return 200, self.world.upsert_command(scope, {**record, **req.body})
 
@@ -197,3 +222,12 @@ class ApplicationRoutes:
     async def delete_app_emoji(self, req: Req) -> Answer:
         self.world.delete_application_emoji(self._app_emoji(req))
         return 204, None
+
+    # -- Activities -------------------------------------------------------------------
+
+    async def get_activity_instance(self, req: Req) -> Answer:
+        self._scope(req)
+        instance = self.world.activity_instance(req.params["instance_id"])
+        if instance is None:  # never launched, or everyone left
+            raise ApiError(404, 0, "404: Not Found")
+        return 200, payloads.activity_instance(self.world, instance)

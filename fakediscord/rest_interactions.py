@@ -2,8 +2,9 @@
 
 Both authenticate by the interaction's token in the URL, not the bot's token.
 The callback is the one answer Discord takes within 3 s (a message, "thinking",
-an update of the clicked message, a modal); the webhook sends followups and
-edits or deletes the answer and followups for 15 minutes.
+an update of the clicked message, a modal, the launch of the application's
+Activity); the webhook sends followups and edits or deletes the answer and
+followups for 15 minutes.
 """
 
 from __future__ import annotations
@@ -24,11 +25,13 @@ from .rest_request import (
     Route,
     invalid_form,
 )
-from .world import Interaction, InteractionType, Message, MessageFlag, World
+from .world import ActivityInstance, Interaction, InteractionType, Message, MessageFlag, World
 
 # Callback types: a message, "thinking" (a message filled in later), a deferred
-# update (nothing visible), an update of the clicked message, a modal.
+# update (nothing visible), an update of the clicked message, a modal, the
+# application's Activity launched for the person.
 CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL = 4, 5, 6, 7, 9
+LAUNCH_ACTIVITY = 12
 # The message type of an answer to a slash command ("alice used /rummy start").
 CHAT_INPUT_COMMAND_MESSAGE = 20
 
@@ -88,8 +91,9 @@ class InteractionRoutes:
         return 200, payloads.callback_response(self.world, interaction, kind, resource)
 
     def _respond(self, req: Req, interaction: Interaction, kind: int,
-                 data: dict[str, Any]) -> Message | None:
-        """The callback's effect; the message it created or updated, if any."""
+                 data: dict[str, Any]) -> Message | ActivityInstance | None:
+        """The callback's effect; the message it created or updated, or the Activity
+        instance it launched, if any."""
         channel = self.world.channels[interaction.channel_id]
         if kind in (DEFERRED_UPDATE, UPDATE_MESSAGE) and interaction.message_id is None:
             raise invalid_form({"type": f"Callback type {kind} needs a message interaction."})
@@ -116,7 +120,23 @@ class InteractionRoutes:
         if kind == MODAL:
             interaction.modal = data
             return None
+        if kind == LAUNCH_ACTIVITY:
+            return self._launch(interaction)
         raise invalid_form({"type": f"Callback type {kind} is not valid for this interaction."})
+
+    def _launch(self, interaction: Interaction) -> ActivityInstance:
+        """A command or a click may answer by launching the Activity, if the
+        application has one (Activities enabled in the portal)."""
+        if interaction.type not in (InteractionType.APPLICATION_COMMAND,
+                                    InteractionType.MESSAGE_COMPONENT):
+            raise invalid_form({"type": f"Callback type {LAUNCH_ACTIVITY} is not valid for "
+                                        "this interaction."})
+        if not self.world.activities_enabled:
+            raise invalid_form({"type": f"Callback type {LAUNCH_ACTIVITY} needs an application "
+                                        "with Activities enabled."})
+        instance = self.world.launch_activity(interaction.user_id, interaction.channel_id)
+        interaction.activity_instance_id = instance.instance_id
+        return instance
 
     # -- interaction webhooks --------------------------------------------------------------
 

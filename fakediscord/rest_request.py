@@ -1,15 +1,17 @@
 """What every REST endpoint speaks: the request as it arrives, and Discord's errors.
 
-A body is read (JSON, or multipart with ``payload_json`` and ``files[n]``
-uploads, checked as Discord checks them) into a ``Req``; an endpoint that
-refuses raises ``ApiError``, which the gate (``rest.RestApi``) turns into
-Discord's error JSON.
+A body is read (JSON, multipart with ``payload_json`` and ``files[n]`` uploads,
+checked as Discord checks them, or a form as OAuth2's token endpoint takes it)
+into a ``Req``; an endpoint that refuses raises ``ApiError``, which the gate
+(``rest.RestApi``) turns into Discord's error JSON, or ``OAuthError`` (OAuth2's
+own error JSON).
 """
 
 from __future__ import annotations
 
 import mimetypes
 import re
+import urllib.parse
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +21,7 @@ from aiohttp import BodyPartReader, web
 
 from . import payloads
 from .components import Reason
+from .models import OAuthToken
 
 # Discord's error codes used here
 UNKNOWN_APPLICATION, UNKNOWN_CHANNEL, UNKNOWN_GUILD, UNKNOWN_MEMBER = 10002, 10003, 10004, 10007
@@ -27,6 +30,8 @@ UNKNOWN_COMMAND, UNKNOWN_EMOJI, MAX_EMOJIS = 10063, 10014, 30008
 MISSING_ACCESS, CANNOT_EDIT_OTHERS, EMPTY_MESSAGE, CANNOT_DM = 50001, 50005, 50006, 50007
 MISSING_PERMISSIONS, INVALID_FORM_BODY, ALREADY_ACKNOWLEDGED = 50013, 50035, 40060
 INVALID_JSON = 50109
+CANNOT_REMOVE_ENTRY_POINT = 50240
+FORM = "application/x-www-form-urlencoded"
 
 VIEW_CHANNEL, SEND_MESSAGES, MANAGE_MESSAGES = 1 << 10, 1 << 11, 1 << 13
 
@@ -45,6 +50,22 @@ class ApiError(Exception):
         self.status, self.code, self.message, self.errors = status, code, message, errors
 
 
+class OAuthError(Exception):
+    """A refusal of the OAuth2 token endpoint, in OAuth2's shape (RFC 6749, 5.2)
+    rather than Discord's: the expected answer to a wrong code or secret, so the
+    gate never counts it among the problems."""
+
+    def __init__(self, status: int, error: str, description: str | None = None) -> None:
+        super().__init__(error)
+        self.status, self.error, self.description = status, error, description
+
+    def body(self) -> dict[str, str]:
+        body = {"error": self.error}
+        if self.description is not None:
+            body["error_description"] = self.description
+        return body
+
+
 def invalid_form(errors: dict[str, Reason]) -> ApiError:
     """Discord's 400 for a body that breaks its rules, ``errors`` naming each field."""
     return ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", errors)
@@ -60,6 +81,13 @@ class Req:
     query: dict[str, str]
     body: Any
     files: list[File] = field(default_factory=list)
+    content_type: str = ""
+    # The Authorization header, for endpoints that read credentials of their own
+    # (the token endpoint's HTTP Basic client credentials).
+    authorization: str = ""
+    # The person's access token when one (``Bearer``) authenticated the request
+    # instead of the bot's token.
+    bearer: OAuthToken | None = None
 
     def id(self, name: str) -> int:
         try:
@@ -78,11 +106,16 @@ Route = tuple[str, str, Handler]
 
 
 async def read_body(request: web.Request) -> tuple[Any, list[File]]:
-    """JSON body, or multipart ``payload_json`` plus ``files[n]`` parts.
+    """JSON body, or multipart ``payload_json`` plus ``files[n]`` parts, or a form.
 
     Uploads are checked as Discord checks them: at most ten, each ``files[n]``
     once, each within the size limit (413, code 40005, otherwise), and every
-    new attachment the body lists (``attachments[].id`` = ``n``) uploaded."""
+    new attachment the body lists (``attachments[].id`` = ``n``) uploaded. A form
+    (what OAuth2's token endpoint takes) is a dict of strings, the last of a
+    repeated field winning."""
+    if request.content_type == FORM:
+        text = (await request.read()).decode("utf-8", errors="replace")
+        return dict(urllib.parse.parse_qsl(text, keep_blank_values=True)), []
     if request.content_type == "multipart/form-data":
         body: Any = None
         files: dict[int, File] = {}

@@ -19,7 +19,7 @@ from .world import World
 
 log = logging.getLogger(__name__)
 
-WORLD_MODULES = frozenset({"fakediscord.world", "fakediscord.models"})
+WORLD_MODULES = frozenset({"fakediscord.world", "fakediscord.models", "fakediscord.oauth"})
 
 
 class _WorldOnly(pickle.Unpickler):

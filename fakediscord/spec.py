@@ -1,9 +1,10 @@
 """Validation of request bodies against Discord's own OpenAPI description.
 
 The description is vendored in ``spec/`` (MIT, see ``spec/LICENSE``) so the
-repository never reaches outside itself. Only request bodies are checked: the
-point is to catch payloads the real Discord would refuse, which a test against
-a lenient emulator would otherwise let through.
+repository never reaches outside itself. The emulator checks request bodies:
+the point is to catch payloads the real Discord would refuse, which a test
+against a lenient emulator would otherwise let through. Its own answers are
+checked by its tests (``validate_response``), once, not at every request.
 """
 
 from __future__ import annotations
@@ -255,3 +256,29 @@ def _validate_text(method: str, route: str, text: str, content_type: str) -> Vio
     where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
     message = error.message if len(error.message) < 300 else error.message[:300] + "..."
     return Violation(method.upper(), route, message, where)
+
+
+@cache
+def _response_validator(method: str, route: str, status: str) -> Any:
+    operation = load_spec()["paths"].get(route, {}).get(method.lower()) or {}
+    schema = operation.get("responses", {}).get(status, {}).get("content", {}).get(
+        "application/json", {}).get("schema")
+    if schema is None:
+        return None
+    ref = f"{SPEC_URI}#/" + _pointer("paths", route, method.lower(), "responses", status,
+                                     "content", "application/json", "schema")
+    return DiscordValidator({"$ref": ref}, registry=_registry())
+
+
+def validate_response(method: str, route: str, body: Any, status: int = 200,
+                      ) -> Violation | None:
+    """Check an answer against the spec's schema for ``method route`` answering
+    ``status``; None also when the spec describes no such answer."""
+    validator = _response_validator(method, route, str(status))
+    if validator is None:
+        return None
+    error = _narrow(validator.iter_errors(body))
+    if error is None:
+        return None
+    where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+    return Violation(method.upper(), route, error.message[:300], where)

@@ -15,7 +15,7 @@ import re
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from . import components as comp
 from . import layouts
@@ -23,10 +23,14 @@ from .emojis import MAX_APPLICATION_EMOJIS
 from .models import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
+    APP_HANDLER,
     BOT_PERMISSIONS,
+    DISCORD_LAUNCH_ACTIVITY,
     EVERYONE_PERMISSIONS,
     MENTION,
+    PRIMARY_ENTRY_POINT,
     VIEW_CHANNEL,
+    ActivityInstance,
     AppEmoji,
     Channel,
     ChannelType,
@@ -36,23 +40,34 @@ from .models import (
     Member,
     Message,
     MessageFlag,
+    OAuthCode,
+    OAuthToken,
     Role,
     User,
     now_iso,
     permission_value,
 )
+from .oauth import OAuthGrants, new_secret
 
 # The data classes and constants are part of this module's interface: code and
 # tests have always imported them from here.
 __all__ = [
-    "ADMINISTRATOR", "ALL_PERMISSIONS", "BOT_PERMISSIONS", "DISCORD_EPOCH_MS",
-    "EVERYONE_PERMISSIONS", "MENTION", "PINGABLE", "VIEW_CHANNEL", "AppEmoji", "Channel",
-    "ChannelType", "Guild", "Interaction", "InteractionType", "Member", "Message", "MessageFlag",
-    "Role", "SnowflakeFactory", "User", "World", "message_text", "notified", "now_iso",
-    "permission_value",
+    "ADMINISTRATOR", "ALL_PERMISSIONS", "APP_HANDLER", "BOT_PERMISSIONS",
+    "DISCORD_EPOCH_MS", "DISCORD_LAUNCH_ACTIVITY", "EVERYONE_PERMISSIONS", "MENTION", "PINGABLE",
+    "PRIMARY_ENTRY_POINT", "VIEW_CHANNEL", "ActivityInstance", "AppEmoji",
+    "Channel", "ChannelType", "Guild", "Interaction", "InteractionType", "Member", "Message",
+    "MessageFlag", "OAuthCode", "OAuthToken", "Role", "SnowflakeFactory", "User", "World",
+    "message_text", "notified", "now_iso", "permission_value",
 ]
 
 DISCORD_EPOCH_MS = 1420070400000
+
+# What enabling Activities in the Developer Portal registers: a global command
+# "launch" (shown "Launch") in the App Launcher, handled by Discord itself.
+DEFAULT_ENTRY_POINT: dict[str, Any] = {
+    "name": "launch", "description": "", "type": PRIMARY_ENTRY_POINT,
+    "handler": DISCORD_LAUNCH_ACTIVITY,
+}
 
 # What Discord notifies in a message's text: users, roles, and everyone/here.
 PINGABLE = re.compile(r"<@!?(?P<user>\d+)>|<@&(?P<role>\d+)>|@(?P<everyone>everyone|here)\b")
@@ -126,6 +141,23 @@ class World:
         self.bot = self.create_user(bot_name, bot=True)
         self.application_id = self.bot.id  # true of every application made since 2019
         self.owner = self.create_user("app-owner")
+        for name, make in self._ADDED_LATER.items():
+            setattr(self, name, make())
+
+    # Attributes newer than some saved worlds: one read back without them gets them
+    # fresh. The client secret is the application's (its client id is application_id).
+    _ADDED_LATER: ClassVar[dict[str, Callable[[], Any]]] = {
+        "client_secret": new_secret,
+        "oauth": OAuthGrants,
+        "activities_enabled": lambda: False,  # Activities enabled in the portal
+        "activity_instances": dict,  # by instance id: ActivityInstance
+        "activity_launches": list,  # (user id, instance id), every launch in order
+    }
+    client_secret: str
+    oauth: OAuthGrants
+    activities_enabled: bool
+    activity_instances: dict[str, ActivityInstance]
+    activity_launches: list[tuple[int, str]]
 
     def _next_token(self) -> int:
         self.tokens_issued += 1
@@ -140,6 +172,9 @@ class World:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        for name, make in self._ADDED_LATER.items():
+            if name not in state:
+                setattr(self, name, make())
         self.listeners = []
         self._answer_waiters = {}
         self._channel_watchers = {}
@@ -346,6 +381,8 @@ class World:
             self.messages.pop(message_id, None)
         self.channel_log.pop(channel.id, None)
         self.channels.pop(channel.id, None)
+        for instance in [a for a in self.activity_instances.values() if a.channel_id == channel.id]:
+            del self.activity_instances[instance.instance_id]  # ends with its channel
         if channel.guild_id is not None:
             guild = self.guilds[channel.guild_id]
             if channel.id in guild.channel_ids:
@@ -385,11 +422,15 @@ class World:
     def put_commands(self, guild_id: int | None,
                      bodies: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Bulk overwrite: the set becomes exactly ``bodies``; ids survive by name and type."""
+        before = self.commands.get(guild_id, {})
         self.commands[guild_id] = {}
-        return [self.upsert_command(guild_id, body) for body in bodies]
+        return [self.upsert_command(guild_id, body, before=before) for body in bodies]
 
-    def upsert_command(self, guild_id: int | None, body: dict[str, Any]) -> dict[str, Any]:
-        kind = int(body.get("type", 1))
+    def upsert_command(self, guild_id: int | None, body: dict[str, Any], *,
+                       before: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+        """Create or replace a command; ``before``: the scope's commands as they were
+        (a bulk overwrite has emptied the scope already)."""
+        kind = int(body.get("type") or 1)
         key = (guild_id, body["name"], kind)
         command_id = self._command_ids.setdefault(key, self.ids.next())
         record = {
@@ -405,6 +446,12 @@ class World:
         }
         if guild_id is not None:
             record["guild_id"] = str(guild_id)
+        if kind == PRIMARY_ENTRY_POINT:
+            # A body without ``handler`` keeps the command's (the bot resending the
+            # Entry Point it fetched may leave it out); a new one is the app's.
+            previous = (self.commands.get(guild_id, {}) if before is None else before).get(
+                f"{body['name']}:{kind}") or {}
+            record["handler"] = body.get("handler") or previous.get("handler") or APP_HANDLER
         self.commands.setdefault(guild_id, {})[f"{body['name']}:{kind}"] = record
         self.changed()
         return record
@@ -426,6 +473,74 @@ class World:
     def delete_command(self, guild_id: int | None, record: dict[str, Any]) -> None:
         del self.commands[guild_id][f"{record['name']}:{record['type']}"]
         self.changed()
+
+    def entry_point(self) -> dict[str, Any] | None:
+        """The application's Entry Point command (there is at most one, global)."""
+        return next((c for c in self.commands.get(None, {}).values()
+                     if c["type"] == PRIMARY_ENTRY_POINT), None)
+
+    # -- Activities ---------------------------------------------------------
+
+    def enable_activities(self) -> dict[str, Any]:
+        """What enabling Activities in the Developer Portal does: the application may
+        launch its Activity (callback type 12), and gets the default Entry Point
+        command unless it has one. Returns the Entry Point command."""
+        self.activities_enabled = True
+        return self.entry_point() or self.upsert_command(None, DEFAULT_ENTRY_POINT)
+
+    def launch_activity(self, user_id: int, channel_id: int) -> ActivityInstance:
+        """A person launches the Activity in a channel (the App Launcher, or the bot's
+        LAUNCH_ACTIVITY answer): they join the instance running there, or start one,
+        so everyone launching in one channel shares it. Discord's client runs one
+        Activity at a time: one the person was in elsewhere loses them."""
+        channel = self.channels[channel_id]
+        if user_id not in self.users:
+            raise ValueError(f"no user {user_id}")
+        if not self.activities_enabled:
+            raise ValueError("the application has no Activity: call enable_activities() first")
+        instance = next((a for a in self.activity_instances.values()
+                         if a.channel_id == channel_id), None)
+        for other in list(self.activity_instances.values()):
+            if other is not instance and user_id in other.users:
+                self.leave_activity(other.instance_id, user_id)
+        if instance is None:
+            instance = ActivityInstance("", str(self.ids.next()), channel.id, channel.guild_id)
+            instance.instance_id = f"i-{self.ids.next()}-{instance.location_id}"
+            self.activity_instances[instance.instance_id] = instance
+        if user_id not in instance.users:
+            instance.users.append(user_id)
+        self.activity_launches.append((user_id, instance.instance_id))
+        self.changed()
+        return instance
+
+    def leave_activity(self, instance_id: str, user_id: int) -> None:
+        """A person closes the Activity; an instance nobody is left in ends (its id
+        is unknown from then on). Nothing happens if they were not in it."""
+        instance = self.activity_instances.get(instance_id)
+        if instance is None or user_id not in instance.users:
+            return
+        instance.users.remove(user_id)
+        if not instance.users:
+            del self.activity_instances[instance_id]
+        self.changed()
+
+    def activity_instance(self, instance_id: str) -> ActivityInstance | None:
+        return self.activity_instances.get(instance_id)
+
+    # -- OAuth2 (an Activity's handshake; the codes and tokens: self.oauth) ---------
+
+    def issue_oauth_code(self, user_id: int, scopes: list[str]) -> str:
+        """What the Discord client does when an Activity calls ``commands.authorize``
+        and the person accepts: a code for ``scopes`` (single use, 10 minutes)."""
+        if user_id not in self.users:
+            raise ValueError(f"no user {user_id}")
+        return self.oauth.issue_code(user_id, scopes)
+
+    def pass_time(self, seconds: float) -> None:
+        """Move the clock OAuth2 expiries read forward (a code expires after 600 s, an
+        access token after 604,800 s), so a test need not wait; message timestamps
+        and snowflakes keep the real time."""
+        self.oauth.pass_time(seconds)
 
     # -- interactions ---------------------------------------------------------
 
