@@ -9,7 +9,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     HEALTH_PORT=8080 \
     HEALTH_HOST=0.0.0.0 \
     LOG_FORMAT=json \
-    LOCAL_PLAY=off
+    LOCAL_PLAY=off \
+    WEB_HOST=0.0.0.0 \
+    WEB_PORT=8081
 
 WORKDIR /app
 # Dependencies first: a change to the code alone reuses this layer.
@@ -19,6 +21,8 @@ RUN pip install -r requirements-bot.txt
 COPY bot.py ./
 COPY app ./app
 COPY cogs ./cogs
+# The Activity's server and its page (.dockerignore leaves out the SDK's build folder).
+COPY web ./web
 COPY flows ./flows
 COPY presentation ./presentation
 COPY tables ./tables
@@ -31,7 +35,8 @@ RUN useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin rummy
     && mkdir /data && chown rummy:rummy /data
 USER rummy
 VOLUME ["/data"]
-EXPOSE 8080
+# 8080: /healthz and /metrics. 8081: the Activity (only with DISCORD_CLIENT_SECRET set).
+EXPOSE 8080 8081
 
 # SIGTERM is what the bot stops gracefully on: clicks in flight finish and are saved.
 STOPSIGNAL SIGTERM

@@ -16,8 +16,12 @@ from db.leases import ShardLeases
 from flows.game import Game
 from flows.restore import restore_tables
 from presentation.card_emoji import sync_card_emoji
+from transport.activity_api import ActivityApi
+from transport.command_sync import sync_global_commands
 from transport.events import ignore_message_traffic, slim_clicked_messages
 from transport.handles import InteractionHandle
+from web.server import ActivityServer
+from web.sessions import Sessions
 
 from .commands_text import CatalogueTranslator
 from .health import HealthServer
@@ -78,6 +82,8 @@ class RummyBot(commands.AutoShardedBot):
         self.restored_tables = 0
         self.broken_tables = 0
         self.health: HealthServer | None = None
+        # The Activity's web server, when the settings give a client secret.
+        self.activity_server: ActivityServer | None = None
         self.waiting_for_shards = False
         # The leases of the shards served, on a database several processes share.
         self.leases: ShardLeases | None = None
@@ -148,6 +154,7 @@ class RummyBot(commands.AutoShardedBot):
             self.game.tasks.spawn(
                 sync_card_emoji(self, db, self.game.faces, self.game.budget), "card-emoji-sync"
             )
+        await self._serve_activity()
         # Each member sees the commands in their client's language.
         await self.tree.set_translator(CatalogueTranslator())
         if self.settings.guild_id is not None:
@@ -155,7 +162,22 @@ class RummyBot(commands.AutoShardedBot):
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
         else:
-            await self.tree.sync()
+            await sync_global_commands(self.tree)
+
+    async def _serve_activity(self) -> None:
+        """Open the Activity's web server in this event loop, so that it plays the
+        tables the buttons play; without a client secret, say once that it is off."""
+        settings = self.settings.activity
+        if settings is None:
+            log.info("the Activity is off: set DISCORD_CLIENT_SECRET to serve the table page")
+            return
+        client_id = settings.client_id or self.application_id
+        assert client_id is not None, "setup_hook runs once logged in"
+        api = ActivityApi(self, client_id, settings.client_secret)
+        server = ActivityServer(self.game.door, self.game.watchers, api,
+                                Sessions(settings.client_secret))
+        await server.start(settings.host, settings.port)
+        self.activity_server = server
 
     async def _serve_health(self, db: Database, metrics: Metrics, cog: RummyCog) -> None:
         def clicked(action: str, outcome: str, seconds: float) -> None:
@@ -204,6 +226,9 @@ class RummyBot(commands.AutoShardedBot):
             await self.game.automation.stop()
             await self.game.tasks.wait_idle(limit=5)
             await self.game.close()
+        if self.activity_server is not None:
+            await self.activity_server.stop()
+            self.activity_server = None
         if self.db is not None:
             await self.db.close()
             self.db = None

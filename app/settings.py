@@ -67,6 +67,8 @@ class Settings:
     # off from the database stops serving within 80% of it, and a process that
     # died is taken over once it has run out.
     lease_ttl: float = 15.0
+    # The Activity (the graphical table inside Discord): off without a client secret.
+    activity: ActivitySettings | None = None
 
     @property
     def database(self) -> str | Path:
@@ -122,6 +124,7 @@ class Settings:
         log_format = env.get("LOG_FORMAT", "").strip().lower() or "text"
         if log_format not in LOG_FORMATS:
             raise SettingsError(f"LOG_FORMAT must be text or json, not {log_format!r}.")
+        activity = _activity(env)
         return cls(
             token=token,
             guild_id=int(guild) if guild else None,
@@ -138,7 +141,9 @@ class Settings:
             lease_check=lease_check,
             lease_ttl=lease_ttl,
             log_format=log_format,
+            activity=activity,
             game=GameConfig(
+                activity=activity is not None,
                 computer_delay=_seconds(env, "COMPUTER_DELAY", GameConfig.computer_delay),
                 lobby_timeout=_seconds(env, "LOBBY_TIMEOUT", GameConfig.lobby_timeout),
                 idle_timeout=_seconds(env, "IDLE_TABLE_TIMEOUT", GameConfig.idle_timeout),
@@ -152,6 +157,41 @@ class Settings:
                 ),
             ),
         )
+
+
+@dataclass(frozen=True)
+class ActivitySettings:
+    """Where the Activity's page and API listen, and the OAuth2 credentials that
+    let its server learn who a player is. The secret never leaves the server."""
+
+    client_secret: str
+    # None: the bot's own application id, which is the OAuth2 client id.
+    client_id: int | None = None
+    host: str = "127.0.0.1"
+    port: int = 8081  # beside the health port's usual 8080
+
+    def __repr__(self) -> str:
+        # Settings are logged and shown in tracebacks: the secret must not be.
+        return (f"ActivitySettings(client_id={self.client_id}, host={self.host!r}, "
+                f"port={self.port}, client_secret='***')")
+
+
+def _activity(env: dict[str, str]) -> ActivitySettings | None:
+    secret = env.get("DISCORD_CLIENT_SECRET", "").strip()
+    client = env.get("DISCORD_CLIENT_ID", "").strip()
+    if client and not (client.isascii() and client.isdigit() and 0 < int(client) <= MAX_SNOWFLAKE):
+        raise SettingsError(
+            f"DISCORD_CLIENT_ID must be an application id (digits), not {client!r}."
+        )
+    port = _port(env, "WEB_PORT")
+    if not secret:
+        return None
+    return ActivitySettings(
+        client_secret=secret,
+        client_id=int(client) if client else None,
+        host=env.get("WEB_HOST", "").strip() or "127.0.0.1",
+        port=ActivitySettings.port if port is None else port,
+    )
 
 
 def _shard_count(env: dict[str, str]) -> int | None:

@@ -23,7 +23,9 @@ from flows.router import ComponentRouter, Handlers
 from flows.seasons import Seasons
 from flows.settings import ServerRules
 from flows.stats import Stats
+from flows.table_door import TableDoor
 from flows.tasks import Supervisor
+from flows.watchers import TableWatchers
 from presentation.card_emoji import CardFaces
 from presentation.hand_messages import HandMessages
 from presentation.notify import Notifier
@@ -39,7 +41,7 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
     budget = RequestBudget(config.request_rate)
     # Cards are text until the start-up sync has found or uploaded their emojis.
     faces = CardFaces()
-    refresher = TableRefresher(client, faces, budget)
+    refresher = TableRefresher(client, faces, budget, activity=config.activity)
     tasks = Supervisor(extra_pending=refresher.pending)
     prefs = PlayerPrefs(db)
     notifier = Notifier(
@@ -49,20 +51,20 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
                                  config.follow_after, config.quiet_follow_after)
     moves = Moves(config.turn_time_scale)
 
-    # A saved change schedules the table's next timer, whose move is a saved
-    # change: the follow-ups are bound once both exist.
+    # Bound once built: a saved change schedules a timer whose move is a saved change.
     follow_ups: FollowUps | None = None
     results = MatchResults(client, db, budget, tasks)
+    watchers = TableWatchers()  # the Activity's pages, told of changes by any door
 
     def after_save(table: Table, follow_up: FollowUp) -> None:
         assert follow_ups is not None
         follow_ups.after_save(table, follow_up)
         results.after_save(table, follow_up)
+        watchers.changed(table.channel_id)
 
     work = TableWork(db, tables, after_save)
-    automation = Automation(
-        config, tables, work, moves, tasks, refresher, hand_messages, notifier
-    )
+    work.opened = lambda table: watchers.changed(table.channel_id)
+    automation = Automation(config, tables, work, moves, tasks, refresher, hand_messages, notifier)
     nudges = TurnNudges(notifier, config.turn_nudge_after, lambda user: prefs.of(user).turn_dm)
     panels = HostPanels(tasks)  # the lobby host's own controls
     follow_ups = FollowUps(refresher, notifier, hand_messages, automation, tasks, nudges, panels)
@@ -109,4 +111,6 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
         history=history,
         seasons=Seasons(db, server_rules.public_language),
         results=results,
+        door=TableDoor(work, moves, prefs, hand_messages, refresher, tasks),
+        watchers=watchers,
     )

@@ -37,3 +37,5 @@ class GameConfig:
     # How long a draw from the stock may wait for the mover's next move before
     # the waiting players' messages show it by itself.
     quiet_follow_after: float = QUIET_FOLLOW_AFTER
+    # The bot serves the Activity: the table offers Open table.
+    activity: bool = False

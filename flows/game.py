@@ -26,7 +26,9 @@ from .router import ComponentRouter
 from .seasons import Seasons
 from .settings import ServerRules
 from .stats import Stats
+from .table_door import TableDoor
 from .tasks import Supervisor
+from .watchers import TableWatchers
 
 
 @dataclass
@@ -56,6 +58,9 @@ class Game:
     history: History
     seasons: Seasons
     results: MatchResults
+    # The Activity's door to the tables, and the pages watching them.
+    door: TableDoor
+    watchers: TableWatchers
 
     async def close(self) -> None:
         """Stop the timers and background work, then the table edits."""

@@ -308,7 +308,7 @@ class Lobby:
             await self.panels.answer_in_place(interaction, table)
             return
         with speaking(table.language):  # the public table
-            layout = public_layout(table, self.faces)
+            layout = public_layout(table, self.faces, activity=self.config.activity)
         await callbacks.update_message(interaction, controls=layout)
         self._after_public_answer(table)
 
@@ -411,7 +411,11 @@ class Lobby:
                     with speaking(entry.language):
                         refused[entry] = refusal_text(not_saved)
         with speaking(table.language):  # the public table
-            layout = playing_layout(table, self.faces) if dealt else lobby_layout(table)
+            layout = (
+                playing_layout(table, self.faces, activity=self.config.activity)
+                if dealt
+                else lobby_layout(table)
+            )
         if dealt:
             self.notifier.dealt(table)
         answers = [

@@ -122,6 +122,7 @@ class Play:
             {
                 actions.SHOW_HAND: self.show_hand,
                 actions.RULES: self.rules,
+                actions.OPEN_TABLE: self.open_table,
                 actions.NEXT_HAND: self.next_hand,
                 actions.PICK: self.pick,
                 actions.SELECT_CARDS: self.refresh,
@@ -215,6 +216,13 @@ class Play:
         self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]
     ) -> None:
         await callbacks.send_message(interaction, render.rules_text(table.rules), ephemeral=True)
+
+    async def open_table(
+        self, interaction: Interaction, _table: Table, _parsed: ComponentId, _values: list[str]
+    ) -> None:
+        """Open the graphical table inside Discord: the same game, for the member
+        who pressed it (a spectator watches, with no hand)."""
+        await callbacks.launch_activity(interaction)
 
     async def next_hand(
         self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]

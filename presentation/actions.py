@@ -112,6 +112,8 @@ CANCEL = ComponentAction("cancel", Place.HOST, Who.HOST, host_task="cancel the g
 SHOW_HAND = ComponentAction("hand", Place.TABLE, Who.SEATED, locking=Locking.LOOK)
 RULES = ComponentAction("rules", Place.TABLE, locking=Locking.LOOK)
 NEXT_HAND = ComponentAction("next", Place.TABLE, Who.SEATED)
+# Launches the Activity: anyone may watch, only the seated play.
+OPEN_TABLE = ComponentAction("activity", Place.TABLE, locking=Locking.LOOK)
 # On a finished match's message: the table has left play, so it is answered
 # without one (its players are checked by the handler).
 REMATCH = ComponentAction("rematch", Place.TABLE)
@@ -163,6 +165,7 @@ ACTIONS: dict[str, ComponentAction] = {
         SHOW_HAND,
         RULES,
         NEXT_HAND,
+        OPEN_TABLE,
         REMATCH,
         PICK,
         SELECT_CARDS,

@@ -22,7 +22,14 @@ from tables import MAX_SEATS, Stage, Table
 
 from . import actions
 from .i18n import _
-from .labels import JOIN_LABEL, NEXT_HAND_LABEL, REMATCH_LABEL, RULES_LABEL, SHOW_HAND_LABEL
+from .labels import (
+    JOIN_LABEL,
+    NEXT_HAND_LABEL,
+    OPEN_TABLE_LABEL,
+    REMATCH_LABEL,
+    RULES_LABEL,
+    SHOW_HAND_LABEL,
+)
 
 Component = dict[str, Any]
 
@@ -126,22 +133,21 @@ def host_controls(table: Table) -> Controls:
 
 
 # --- public table --------------------------------------------------------------
-def table_controls(table: Table) -> Controls | None:
+def table_controls(table: Table, *, activity: bool = False) -> Controls | None:
+    """The public table's buttons; ``activity``: with Open table, which opens the
+    graphical table inside Discord (the same game)."""
     ch = actions.table_scope(table.channel_id, table.game_id)
+    rules = button(actions.RULES.id(ch), _(RULES_LABEL))
+    opening = [button(actions.OPEN_TABLE.id(ch), _(OPEN_TABLE_LABEL))] if activity else []
     if table.stage is Stage.PLAYING:
         return Controls(
-            [
-                button(actions.SHOW_HAND.id(ch), _(SHOW_HAND_LABEL), PRIMARY),
-                button(actions.RULES.id(ch), _(RULES_LABEL)),
-            ]
+            [button(actions.SHOW_HAND.id(ch), _(SHOW_HAND_LABEL), PRIMARY), *opening, rules]
         )
     if table.stage is Stage.HAND_OVER:
-        return Controls(
-            [
-                button(actions.NEXT_HAND.id(ch, table.hand_number), _(NEXT_HAND_LABEL), SUCCESS),
-                button(actions.RULES.id(ch), _(RULES_LABEL)),
-            ]
+        next_hand = button(
+            actions.NEXT_HAND.id(ch, table.hand_number), _(NEXT_HAND_LABEL), SUCCESS
         )
+        return Controls([next_hand, *opening, rules])
     if table.stage is Stage.FINISHED and table.match is not None and table.match.is_over:
         return Controls([button(actions.REMATCH.id(ch), _(REMATCH_LABEL), SUCCESS)])
     return None

@@ -177,7 +177,9 @@ class HandLayout:
         count = n_("{n} card", "{n} cards", len(self.view.hand))
         return "### " + _("Your hand · {count}", count=count)
 
-    def status(self) -> str:
+    def status(self, *, with_deadline: bool = True) -> str:
+        """Whose turn it is and what to do; ``with_deadline``: with the time left
+        as Discord counts it down (the Activity draws its own clock)."""
         view = self.view
         if view.turn != self.key:
             who = self.names.get(view.turn or "", "") or _("someone")
@@ -205,7 +207,7 @@ class HandLayout:
                               "then one to discard.", card=self.card(card)))
             if view.may_not_discard is not None:
                 said.append(_("It may not go straight back on the pile."))
-        if deadline is not None:
+        if deadline is not None and with_deadline:
             said.append(_("Time runs out {when}.", when=f"<t:{int(deadline)}:R>"))
         return "🟢 " + " ".join(said)
 

@@ -14,3 +14,5 @@ JOIN_LABEL = N_("Join")
 RULES_LABEL = N_("Rules")
 NEXT_HAND_LABEL = N_("Next hand")
 REMATCH_LABEL = N_("Rematch")
+# Opens the graphical table (the Activity) inside Discord.
+OPEN_TABLE_LABEL = N_("Open table")

@@ -62,8 +62,12 @@ class TableRefresher:
         budget: RequestBudget | None = None,
         on_moved: Callable[[Table], Awaitable[None]] | None = None,
         on_lost: Callable[[Table], Awaitable[None]] | None = None,
+        *,
+        activity: bool = False,
     ) -> None:
         self.client = client
+        # The table offers Open table (the bot serves the Activity).
+        self.activity = activity
         self.faces = faces
         self.budget = budget or RequestBudget()
         self._pending: dict[int, _Pending] = {}
@@ -85,6 +89,16 @@ class TableRefresher:
         one as it is; if the channel refuses a new message, the current one
         shows the table instead."""
         self._mark(table, None, move=True)
+
+    async def leave_as(self, table: Table, message_id: int, layout: Layout) -> None:
+        """Draw an earlier table message of ``table`` as ``layout`` (a finished
+        hand's result, without its controls); a failure is only logged."""
+        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        try:
+            await self.budget.take(URGENT)
+            await channel.get_partial_message(message_id).edit(view=SentLayout(layout))
+        except discord.HTTPException:
+            log.warning("could not leave the finished hand on message %s", message_id)
 
     def editing(self, table: Table) -> bool:
         """Whether an update of the table's message is due or on its way."""
@@ -129,7 +143,7 @@ class TableRefresher:
                     layout = pending.override
                 else:
                     with speaking(table.language):
-                        layout = public_layout(table, self.faces)
+                        layout = public_layout(table, self.faces, activity=self.activity)
                 moving, pending.move = pending.move, False
                 try:
                     if moving:

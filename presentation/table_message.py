@@ -97,11 +97,15 @@ def lobby_seats(table: Table) -> list[Component]:
 
 
 # --- the hand in play ------------------------------------------------------------------
-def playing_layout(table: Table, faces: CardFaces = TEXT_CARDS) -> Layout:
-    return fitted(lambda shown: _playing(table, shown), faces)
+def playing_layout(
+    table: Table, faces: CardFaces = TEXT_CARDS, *, activity: bool = False
+) -> Layout:
+    """The hand in play; ``activity``: the bot serves the graphical table, so the
+    controls offer to open it."""
+    return fitted(lambda shown: _playing(table, shown, activity), faces)
 
 
-def _playing(table: Table, faces: CardFaces) -> Layout:
+def _playing(table: Table, faces: CardFaces, activity: bool) -> Layout:
     match = table.match
     assert match is not None, "a table is drawn only once dealt"
     view = match.hand.view_for(None)
@@ -114,7 +118,7 @@ def _playing(table: Table, faces: CardFaces) -> Layout:
         parts.append(text("\n".join(f"-# {log_text(line)}" for line in table.log)))
     colour = seat_colour(table, view.turn)
     accent = colour[1] if colour is not None else ENDED
-    return _framed(parts, table_controls(table), accent)
+    return _framed(parts, table_controls(table, activity=activity), accent)
 
 
 def _heading(table: Table, view: HandView, names: Mapping[str, str]) -> str:
@@ -181,15 +185,22 @@ def _melds(view: HandView, names: Mapping[str, str], faces: CardFaces) -> str:
 
 # --- the end of a hand -----------------------------------------------------------------
 def result_layout(
-    table: Table, outcome: HandOutcome, faces: CardFaces = TEXT_CARDS, *, dealt_on: bool = False
+    table: Table,
+    outcome: HandOutcome,
+    faces: CardFaces = TEXT_CARDS,
+    *,
+    dealt_on: bool = False,
+    activity: bool = False,
 ) -> Layout:
     """What everyone still held, who went out, the totals, and the match's end.
     ``dealt_on``: the next hand is being dealt on a fresh message below, so this
     one keeps the result but no controls."""
-    return fitted(lambda shown: _result(table, outcome, shown, dealt_on), faces)
+    return fitted(lambda shown: _result(table, outcome, shown, dealt_on, activity), faces)
 
 
-def _result(table: Table, outcome: HandOutcome, faces: CardFaces, dealt_on: bool) -> Layout:
+def _result(
+    table: Table, outcome: HandOutcome, faces: CardFaces, dealt_on: bool, activity: bool
+) -> Layout:
     match = table.match
     assert match is not None
     heading = _("Rummy — hand {number} is over", number=number(table.hand_number))
@@ -223,7 +234,8 @@ def _result(table: Table, outcome: HandOutcome, faces: CardFaces, dealt_on: bool
         parts.append(text("-# " + _("The next hand is dealt below.")))
     else:
         parts.append(text("-# " + _("A seated player presses **Next hand** to deal again.")))
-    return _framed(parts, None if dealt_on else table_controls(table), OVER)
+    controls = None if dealt_on else table_controls(table, activity=activity)
+    return _framed(parts, controls, OVER)
 
 
 def _headline(table: Table, outcome: HandOutcome) -> str:
@@ -274,12 +286,12 @@ def cancelled_layout(reason: str) -> Layout:
 
 
 # --- which one ------------------------------------------------------------------------------
-def public_layout(table: Table, faces: CardFaces) -> Layout:
+def public_layout(table: Table, faces: CardFaces, *, activity: bool = False) -> Layout:
     """The public table message for the table as it stands."""
     if table.stage is Stage.LOBBY:
         return lobby_layout(table)
     assert table.match is not None
     outcome = table.match.hand.outcome
     if table.stage in (Stage.HAND_OVER, Stage.FINISHED) and outcome is not None:
-        return result_layout(table, outcome, faces)
-    return playing_layout(table, faces)
+        return result_layout(table, outcome, faces, activity=activity)
+    return playing_layout(table, faces, activity=activity)

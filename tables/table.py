@@ -373,6 +373,20 @@ class Table:
         return None if turn is None else self.seat(turn)
 
     @property
+    def position(self) -> str:
+        """Where the game stands, from saved state only: it changes with every
+        move and never comes back, and a restart keeps it. A move made from a
+        picture of the table names it (the Activity), so a move sent twice,
+        or from an older picture, is not played."""
+        match = self.match
+        if match is None:
+            return f"{self.stage.value}"
+        hand = match.hand
+        held = len(hand.hand_of(hand.turn)) if hand.turn is not None else 0
+        return (f"{self.stage.value}.{match.hand_number}.{hand.turns_played}."
+                f"{hand.phase.value}.{held}")
+
+    @property
     def hand_number(self) -> int:
         return 0 if self.match is None else self.match.hand_number
 

@@ -148,6 +148,8 @@ class TableWork:
         self.tables = tables
         self.after_save = after_save
         self.kept_results = db.kept_results
+        # Told of a table put into play, which no saved change announces.
+        self.opened: Callable[[Table], None] | None = None
         # Channel -> failed attempts in a row to record its match.
         self._record_failures: dict[int, int] = {}
 
@@ -200,6 +202,8 @@ class TableWork:
         except StorageError:
             self.tables.remove(table.channel_id)
             raise NotSaved() from None
+        if self.opened is not None:
+            self.opened(table)
 
     async def close(self, table: Table) -> None:
         """Take a table out of play; a started match is recorded as abandoned (no

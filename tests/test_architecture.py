@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # The Bot, built and wired in setup_hook; beside it, never imported by it,
     # the Discord stand-in that local play and the tests run it on.
     ("app", "fakediscord"),
-    ("cogs",),  # slash commands and component ids -> flows
+    ("cogs", "web"),  # slash commands and component ids; the Activity's HTTP -> flows
     ("flows",),  # what happens on a click, a command or a timer
     ("presentation",),  # Discord output, never a state change
     ("tables",),  # table state, locks, the unit of work

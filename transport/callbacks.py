@@ -190,6 +190,23 @@ async def _answer(
     return body
 
 
+async def launch_activity(interaction: Interaction) -> None:
+    """Answer by opening the bot's Activity for the member, in the channel of
+    the click or command (Discord's LAUNCH_ACTIVITY)."""
+    answer = _answers.get(interaction.id)
+    lock = answer.lock if answer is not None else asyncio.Lock()
+    async with lock:
+        if interaction.response.is_done() or (answer is not None and answer.deferred):
+            # A deferred click can only be edited, not turned into a launch.
+            raise discord.InteractionResponded(interaction)
+        route = Route("POST", CALLBACK, webhook_id=interaction.id, webhook_token=interaction.token)
+        kind = Kind.launch_activity
+        await webhook_request(route, session_of(interaction), {"type": kind.value})
+        mark_answered(interaction, kind)
+        if answer is not None:
+            answer.answered = True
+
+
 async def update_message(
     interaction: Interaction,
     *,

@@ -1,0 +1,263 @@
+"""The table as one participant of the Activity may see it, as plain JSON.
+
+The graphical table draws exactly this and nothing else: it holds no rule.
+What a seated player receives comes from the engine's ``HandView`` of their
+seat (their own cards, the others' counts); a spectator's, from the view of
+nobody, which holds no hand at all. The moves the player may make are sent as
+the engine's own legal actions, so the page lights a button only when the
+picked cards are one of them, as the hand message does.
+
+Words come in the reader's language, from the same catalogues as the chat:
+the page shows them as text with ``**bold**`` the only markup it reads.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from engine import (
+    Card,
+    Discard,
+    DrawStock,
+    HandOutcome,
+    HandView,
+    Hints,
+    LayOff,
+    MeldCards,
+    Phase,
+    TakeDiscard,
+    sort_by_rank,
+)
+from tables import Seat, Stage, Table
+from tables.names import plain_name
+
+from .chart_layout import running_totals
+from .colours import SEAT_COLOURS
+from .hand_message import HandLayout, sorted_hand
+from .i18n import LANGUAGES, _, card_text, current, label_on, n_, number
+from .labels import NEXT_HAND_LABEL, REMATCH_LABEL
+from .render import TEXT_CARDS, log_text, rules_summary
+
+# A version of the message's shape: a page built for another one reloads.
+FORMAT = 1
+RANK_CODES = {"A": 1, "J": 11, "Q": 12, "K": 13}
+
+
+def _colour(index: int) -> str:
+    return f"#{SEAT_COLOURS[index % len(SEAT_COLOURS)][1]:06x}"
+
+
+def _codes(cards: Sequence[Card]) -> list[str]:
+    return [card.code for card in cards]
+
+
+def _seats(table: Table, view: HandView | None, viewer: str | None) -> list[dict[str, Any]]:
+    seats = []
+    for index, seat in enumerate(table.seats):
+        seats.append(
+            {
+                "key": seat.key,
+                "name": plain_name(seat.name),
+                "colour": _colour(index),
+                "computer": seat.is_computer,
+                "autopilot": seat.autopilot,
+                "you": seat.key == viewer,
+                "cards": None if view is None else view.card_counts.get(seat.key, 0),
+                "turn": view is not None and view.turn == seat.key and view.outcome is None,
+            }
+        )
+    return seats
+
+
+def _legal(view: HandView) -> dict[str, Any]:
+    """The viewer's legal moves now, as card codes: what the page may light."""
+    melds: list[list[str]] = []
+    lay_offs: list[dict[str, Any]] = []
+    discards: list[str] = []
+    seen: set[frozenset[Card]] = set()
+    for action in view.legal:
+        if isinstance(action, MeldCards):
+            key = frozenset(action.cards)
+            if key not in seen:
+                seen.add(key)
+                melds.append(_codes(action.cards))
+        elif isinstance(action, LayOff):
+            lay_offs.append({"cards": _codes(action.cards), "meld": action.meld})
+        elif isinstance(action, Discard):
+            discards.append(action.card.code)
+    return {
+        "draw": DrawStock() in view.legal,
+        "take": TakeDiscard() in view.legal,
+        "melds": melds,
+        "lay_offs": lay_offs,
+        "discards": discards,
+    }
+
+
+def _labels(table: Table, view: HandView | None, mode: str) -> dict[str, str]:
+    """The page's words, in the reader's language (the chat's own, where the
+    chat has the same control)."""
+    top = view.discard_top if view is not None else None
+    return {
+        "draw": _("Draw from stock"),
+        "take": _("Take {card}", card=card_text(top)) if top is not None else _("Take discard"),
+        "meld": _("Meld"),
+        "lay_off": _("Lay off"),
+        "discard": _("Discard"),
+        "sort": _("Sort by suit") if mode == "rank" else _("Sort by rank"),
+        "hint": "💡 " + _("Hint"),
+        "log": _("Log"),
+        "next_hand": _(NEXT_HAND_LABEL),
+        "rematch": _(REMATCH_LABEL),
+        "melds": _("Melds"),
+        "stock": _("Stock"),
+        "discard_pile": _("Discard pile"),
+        "spectating": _("You are watching: only players see their cards."),
+        "reconnecting": _("Reconnecting…"),
+        "language": _("Language"),
+    }
+
+
+def _since(table: Table, key: str | None) -> list[str]:
+    """The latest moves, as the hand message lists them since the viewer's last
+    turn (a spectator: the latest of the hand)."""
+    if key is None or table.match is None:
+        return [log_text(line) for _by, line in list(table.hand_log)[-8:]]
+    since = HandLayout(table, key, TEXT_CARDS).since_last_turn()
+    return [line.removeprefix("-# ") for line in since.splitlines()[1:]] if since else []
+
+
+def _outcome(table: Table, outcome: HandOutcome, viewer: str | None) -> dict[str, Any]:
+    match = table.match
+    assert match is not None
+    rows = []
+    for index, seat in enumerate(table.seats):
+        left = outcome.remaining.get(seat.key, ())
+        rows.append(
+            {
+                "name": plain_name(seat.name),
+                "colour": _colour(index),
+                "you": seat.key == viewer,
+                "cards": _codes(sort_by_rank(left)),
+                "score": outcome.scores.get(seat.key, 0),
+                "total": match.totals.get(seat.key, 0),
+                "winner": seat.key in outcome.winners,
+            }
+        )
+    headline_key = viewer if viewer is not None else ""
+    layout = HandLayout(table, headline_key, TEXT_CARDS) if viewer is not None else None
+    headline = layout.headline(outcome) if layout is not None else _spectator_headline(
+        table, outcome
+    )
+    shown: dict[str, Any] = {
+        "heading": _("Hand {number} is over", number=number(table.hand_number)),
+        "headline": headline,
+        "rows": rows,
+        "match_over": match.is_over,
+        "score": _("Score"),
+        "total": _("Total"),
+    }
+    if match.is_over:
+        keys = [seat.key for seat in table.seats]
+        lines = running_totals([dict(done.scores) for done in match.history], keys)
+        shown["chart"] = [
+            {"name": plain_name(seat.name), "colour": _colour(index), "totals": line}
+            for index, (seat, line) in enumerate(zip(table.seats, lines, strict=True))
+        ]
+        shown["next"] = _(
+            "The match is over: **{rematch}** on the table opens a new game with the same "
+            "rules, which each player joins.",
+            rematch=label_on(REMATCH_LABEL, table.language),
+        )
+    return shown
+
+
+def _spectator_headline(table: Table, outcome: HandOutcome) -> str:
+    if outcome.went_out is None:
+        return _("Nobody went out: the lowest count in hand wins.")
+    who = table.name_of(outcome.went_out)
+    if outcome.rummy:
+        return _("**{who}** went out with **rummy**.", who=who)
+    return _("**{who}** went out.", who=who)
+
+
+def _status(table: Table, view: HandView, key: str | None) -> str:
+    if key is None:
+        who = table.name_of(view.turn) if view.turn else _("someone")
+        return _("Waiting for **{who}** to play.", who=who)
+    return HandLayout(table, key, TEXT_CARDS).status(with_deadline=False).lstrip("🟢⏳ ")
+
+
+def table_state(table: Table | None, viewer: Seat | None) -> dict[str, Any]:
+    """What one participant's page shows now, in the current language.
+
+    ``viewer`` is the participant's seat, None for a spectator (or a member
+    who has no seat). ``version`` is where the game stands (``Table.position``):
+    a move sent from an older picture of the table is refused as out of date.
+    """
+    code = current().code
+    if table is None:
+        return {
+            "type": "state",
+            "format": FORMAT,
+            "language": code,
+            "languages": LANGUAGES,
+            "stage": "none",
+            "version": "",
+            "text": _("There is no game in this channel: start one with **/rummy start**."),
+        }
+    key = viewer.key if viewer is not None else None
+    mode = table.sort_modes.get(key or "", "rank")
+    state: dict[str, Any] = {
+        "type": "state",
+        "format": FORMAT,
+        "version": table.position,
+        "language": code,
+        "languages": LANGUAGES,
+        "stage": table.stage.value,
+        "you": key,
+        "hand_number": table.hand_number,
+        "rules": rules_summary(table.rules),
+        # How this language writes the ranks that are letters: the page draws
+        # the faces with them, as the chat's card faces are.
+        "ranks": {code: current().letters[rank] for code, rank in RANK_CODES.items()},
+    }
+    match = table.match
+    if table.stage is Stage.LOBBY or match is None:
+        state["seats"] = _seats(table, None, key)
+        state["labels"] = _labels(table, None, mode)
+        state["text"] = _("Waiting for the host to start the game.")
+        return state
+    view = table.view_of(key) if key is not None else match.hand.view_for(None)
+    deadline = table.turn_deadline
+    state.update(
+        {
+            "seats": _seats(table, view, key),
+            "labels": _labels(table, view, mode),
+            "turn": view.turn,
+            "phase": "draw" if view.phase is Phase.DRAW else "play",
+            "deadline_in": None if deadline is None else max(0.0, deadline - time.time()),
+            "stock": view.stock_size,
+            "stock_text": n_("{n} card", "{n} cards", view.stock_size),
+            "discard_top": None if view.discard_top is None else view.discard_top.code,
+            "discard_count": len(view.discard_pile),
+            "melds": [
+                {
+                    "number": index,
+                    "cards": _codes(meld.cards),
+                    "owners": sorted({plain_name(table.name_of(owner)) for owner in meld.owners}),
+                }
+                for index, meld in enumerate(view.melds, 1)
+            ],
+            "hand": _codes(sorted_hand(view.hand, mode)),
+            "fresh": table.fresh_cards.get(key) if key is not None else None,
+            "status": _status(table, view, key),
+            "since": _since(table, key),
+            "hints": table.rules.hints is Hints.ON and key is not None and view.turn == key,
+            "legal": _legal(view) if key is not None and view.turn == key else None,
+            "outcome": None if view.outcome is None else _outcome(table, view.outcome, key),
+        }
+    )
+    return state

@@ -1,0 +1,413 @@
+"""The Activity's server in the real bot, on the emulator: the handshake with
+Discord (OAuth2 code, /users/@me, the instance), each participant's WebSocket,
+and the one table that the Activity and the chat's buttons both play."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import pytest
+
+from app.settings import ActivitySettings
+from bot import RummyBot
+from fakediscord import Actor, FakeDiscord
+from web.sessions import Sessions
+from web.socket import MAX_FRAME
+
+from .conftest import FAST, LaunchBot, Server
+from .harness import TablePlayer, table_message
+from .test_play import in_turn_order, start_game
+
+ACTIVITY = dataclasses.replace(FAST, activity=True)
+
+
+async def launch_with_activity(server: Server, launch: LaunchBot) -> RummyBot:
+    server.emu.world.enable_activities()
+    settings = ActivitySettings(client_secret=server.emu.world.client_secret, port=0)
+    return await launch(ACTIVITY, activity=settings)
+
+
+class Participant:
+    """One member's Activity page, as its requests reach the bot."""
+
+    def __init__(self, bot: RummyBot, emu: FakeDiscord, actor: Actor) -> None:
+        assert bot.activity_server is not None and bot.activity_server.port is not None
+        self.base = f"http://127.0.0.1:{bot.activity_server.port}"
+        self.emu = emu
+        self.actor = actor
+        self.http = aiohttp.ClientSession()
+        self.ws: aiohttp.ClientWebSocketResponse | None = None
+        self.frames: list[dict[str, Any]] = []
+        self.session = ""
+        self.seq = 0
+        self._reader: asyncio.Task[None] | None = None
+        self.closed: tuple[int | None, str] | None = None
+
+    async def sign_in(self, instance_id: str) -> aiohttp.ClientResponse:
+        code = self.emu.world.issue_oauth_code(self.actor.id, ["identify"])
+        answer = await self.http.post(f"{self.base}/api/token",
+                                      json={"code": code, "instance_id": instance_id})
+        if answer.status == 200:
+            self.session = (await answer.json())["session"]
+        return answer
+
+    async def connect(self, session: str | None = None) -> None:
+        self.ws = await self.http.ws_connect(f"{self.base}/ws")
+        await self.ws.send_str(json.dumps({"type": "hello", "session": session or self.session}))
+        self._reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        async for message in self.ws:
+            if message.type is aiohttp.WSMsgType.TEXT:
+                self.frames.append(json.loads(message.data))
+        self.closed = (self.ws.close_code, "")
+
+    async def wait_closed(self) -> int | None:
+        assert self._reader is not None
+        await asyncio.wait_for(self._reader, 5)
+        assert self.closed is not None
+        return self.closed[0]
+
+    def state(self) -> dict[str, Any]:
+        return next(f for f in reversed(self.frames) if f["type"] == "state")
+
+    async def until(self, check: Any, what: str) -> None:
+        for _ in range(500):
+            if check():
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"waited in vain for {what}; last frames: {self.frames[-3:]}")
+
+    async def send(self, op: str, *, seq: int | None = None, **extra: Any) -> dict[str, Any]:
+        """Send an intent and return its answer (done, refused, duplicate...)."""
+        assert self.ws is not None
+        if seq is None:
+            self.seq += 1
+            seq = self.seq
+        frame = {"type": "intent", "seq": seq, "op": op, "version": self.state()["version"],
+                 **extra}
+        sent_at = len(self.frames)
+        await self.ws.send_str(json.dumps(frame))
+        await self.until(lambda: any(f.get("seq") == seq for f in self.frames[sent_at:]),
+                         f"the answer to {op}")
+        return next(f for f in self.frames[sent_at:] if f.get("seq") == seq)
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self._reader is not None:
+            await asyncio.gather(self._reader, return_exceptions=True)
+        await self.http.close()
+
+
+@pytest.fixture
+async def pages() -> AsyncIterator[list[Participant]]:
+    opened: list[Participant] = []
+    yield opened
+    for page in opened:
+        await page.close()
+
+
+async def open_page(bot: RummyBot, server: Server, actor: Actor, pages: list[Participant],
+                    channel_id: int | None = None) -> Participant:
+    instance = server.emu.world.launch_activity(actor.id, channel_id or server.channel.id)
+    page = Participant(bot, server.emu, actor)
+    pages.append(page)
+    answer = await page.sign_in(instance.instance_id)
+    assert answer.status == 200, await answer.text()
+    await page.connect()
+    await page.until(lambda: any(f["type"] == "state" for f in page.frames), "the first state")
+    return page
+
+
+async def heads_up(server: Server, bot: RummyBot) -> list[TablePlayer]:
+    seated = [server.player(server.ann), server.player(server.bob)]
+    await start_game(server, bot, seated)
+    return in_turn_order(bot, server, seated)
+
+
+# --- the handshake ----------------------------------------------------------------------
+async def test_the_entry_point_command_survives_the_bots_command_sync(
+    server: Server, launch: LaunchBot
+) -> None:
+    # Discord refuses an overwrite of the global commands that leaves the Entry
+    # Point out (code 50240): the bot's start-up sync keeps it, beside its own.
+    before = server.emu.world.enable_activities()
+    await launch(ACTIVITY, activity=ActivitySettings(
+        client_secret=server.emu.world.client_secret, port=0))
+    after = server.emu.world.entry_point()
+    assert after is not None and after["id"] == before["id"] and after["type"] == 4
+    assert server.emu.world.find_command("rummy", None) is not None
+
+
+async def test_a_member_in_the_instance_gets_a_session_for_its_channel(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    page = await open_page(bot, server, server.ann, pages)
+    session = Sessions(server.emu.world.client_secret).read(page.session)
+    assert (session.user_id, session.channel_id) == (server.ann.id, server.channel.id)
+    assert page.state()["stage"] == "none"  # no game in the channel yet
+
+
+async def test_a_code_discord_refuses_gets_no_session(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    instance = server.emu.world.launch_activity(server.ann.id, server.channel.id)
+    page = Participant(bot, server.emu, server.ann)
+    pages.append(page)
+    answer = await page.http.post(f"{page.base}/api/token",
+                                  json={"code": "made-up", "instance_id": instance.instance_id})
+    assert answer.status == 401
+    # A code is good once: the second use of a real one is refused too.
+    code = server.emu.world.issue_oauth_code(server.ann.id, ["identify"])
+    body = {"code": code, "instance_id": instance.instance_id}
+    assert (await page.http.post(f"{page.base}/api/token", json=body)).status == 200
+    assert (await page.http.post(f"{page.base}/api/token", json=body)).status == 401
+
+
+async def test_a_member_not_in_the_instance_gets_no_session(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    instance = server.emu.world.launch_activity(server.ann.id, server.channel.id)
+    page = Participant(bot, server.emu, server.bob)  # Bob never launched it
+    pages.append(page)
+    answer = await page.sign_in(instance.instance_id)
+    assert answer.status == 403
+    assert "not in that instance" in (await answer.json())["error"]
+
+
+@pytest.mark.parametrize("body", [b"not json", b"[]", b'{"code": 5, "instance_id": "i"}',
+                                  b'{"code": "c"}', b"x" * 5000])
+async def test_a_malformed_token_request_is_refused_with_a_reason(
+    server: Server, launch: LaunchBot, pages: list[Participant], body: bytes
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    page = Participant(bot, server.emu, server.ann)
+    pages.append(page)
+    answer = await page.http.post(f"{page.base}/api/token", data=body,
+                                  headers={"Content-Type": "application/json"})
+    assert answer.status in (400, 413)
+
+
+# --- authority -----------------------------------------------------------------------------
+async def test_a_forged_or_expired_session_is_closed_with_its_reason(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    forged = Sessions("not the bot's secret").issue(server.ann.id, "i", server.channel.id, 1)
+    expired = Sessions(server.emu.world.client_secret, lifetime=-1).issue(
+        server.ann.id, "i", server.channel.id, 1)
+    for token in (forged, expired, "garbage"):
+        page = Participant(bot, server.emu, server.ann)
+        pages.append(page)
+        await page.connect(token)
+        assert await page.wait_closed() == 4401
+        assert not any(f["type"] == "state" for f in page.frames)
+
+
+async def test_a_member_who_left_the_instance_is_closed(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    page = await open_page(bot, server, server.ann, pages)
+    instance = server.emu.world.launch_activity(server.bob.id, server.channel.id)
+    server.emu.world.leave_activity(instance.instance_id, server.ann.id)
+    assert bot.activity_server is not None
+    bot.activity_server._instances.clear()  # what Discord said is asked again
+    again = Participant(bot, server.emu, server.ann)
+    pages.append(again)
+    await again.connect(page.session)
+    assert await again.wait_closed() == 4403
+
+
+async def test_an_instance_in_another_channel_shows_and_plays_only_that_channel(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    await heads_up(server, bot)
+    elsewhere = await open_page(bot, server, server.ann, pages, server.other_channel.id)
+    assert elsewhere.state()["stage"] == "none"
+    answer = await elsewhere.send("draw")
+    assert answer["type"] == "refused"
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.match is not None
+    assert len(table.match.hand.hand_of(table.match.hand.turn or "")) == 10
+
+
+async def test_an_intent_out_of_turn_is_refused_and_changes_nothing(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    _first, second = await heads_up(server, bot)
+    page = await open_page(bot, server, second.actor, pages)
+    before = page.state()["version"]
+    answer = await page.send("draw")
+    assert answer["type"] == "refused"
+    assert "Not your turn" in answer["text"]
+    assert page.state()["version"] == before
+
+
+async def test_a_replayed_intent_is_played_once(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    first, _second = await heads_up(server, bot)
+    page = await open_page(bot, server, first.actor, pages)
+    assert (await page.send("draw"))["type"] == "done"
+    await page.until(lambda: page.state()["phase"] == "play", "the drawn card")
+    assert len(page.state()["hand"]) == 11
+    # The same intent again, as a page sends it after a reconnect.
+    again = await page.send("draw", seq=page.seq)
+    assert again["type"] == "duplicate"
+    # Sent anew from the old picture of the table: out of date, not played.
+    stale = dict(page.state(), version="playing.1.0.draw.10")
+    page.frames.append(stale)
+    answer = await page.send("draw")
+    assert answer["type"] == "refused" and "moved on" in answer["text"]
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.match is not None
+    assert len(table.match.hand.hand_of(first.key)) == 11
+
+
+async def test_an_oversized_or_malformed_frame_closes_the_page_and_changes_nothing(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    first, _second = await heads_up(server, bot)
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None
+    position = table.position
+    for bad, code in (("x" * (MAX_FRAME + 1), 1009), ("not json", 4400), ("[1, 2]", 4400)):
+        page = await open_page(bot, server, first.actor, pages)
+        assert page.ws is not None
+        await page.ws.send_str(bad)
+        assert await page.wait_closed() == code
+    # A well-formed frame with a bad intent is answered, not played.
+    page = await open_page(bot, server, first.actor, pages)
+    answer = await page.send("meld", cards=["ZZ", "7H", "8H"])
+    assert answer["type"] == "refused"
+    answer = await page.send("explode")
+    assert answer["type"] == "error"
+    assert table.position == position
+
+
+async def test_a_page_that_sends_too_fast_is_closed(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    page = await open_page(bot, server, server.ann, pages)
+    assert page.ws is not None
+    for seq in range(1, 60):
+        if page.ws.closed:
+            break
+        await page.ws.send_str(json.dumps({"type": "intent", "seq": seq, "op": "log"}))
+    assert await page.wait_closed() == 4429
+
+
+# --- one table, two doors --------------------------------------------------------------------
+async def test_the_activity_and_the_buttons_play_one_table(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    first, second = await heads_up(server, bot)
+    page = await open_page(bot, server, first.actor, pages)
+    watcher = await open_page(bot, server, server.cat, pages)  # no seat: watches
+    # The public table offers the Activity.
+    assert any(b.get("label") == "Open table" for b in table_message(
+        server.emu, server.channel).buttons())
+    state = page.state()
+    assert state["you"] == first.key and state["legal"]["draw"]
+    assert (await page.send("draw"))["type"] == "done"
+    await page.until(lambda: page.state()["phase"] == "play", "the draw shown")
+    state = page.state()
+    discard = state["legal"]["discards"][0]
+    assert (await page.send("discard", cards=[discard])).get("type") == "done"
+    # The other player, in the chat, sees the move and plays by the buttons.
+    await second.open_hand()
+    assert "Draw from stock" in [b["label"] for b in second.view.buttons() if b.get("label")]
+    await second.draw()
+    await page.until(lambda: page.state()["seats"][1 if state["seats"][0]["you"] else 0][
+        "cards"] == 11, "the chat player's draw on the Activity")
+    # The watcher sees the table but never a hand, and may not act.
+    assert watcher.state()["hand"] == []
+    assert watcher.state()["legal"] is None
+    assert (await watcher.send("draw"))["type"] == "refused"
+
+
+async def test_no_frame_holds_another_players_card_while_the_hand_is_live(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    first, second = await heads_up(server, bot)
+    page = await open_page(bot, server, second.actor, pages)
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.match is not None
+    hidden_at_each_frame: list[tuple[set[str], str]] = []
+    seen = 0
+
+    def check() -> None:
+        nonlocal seen
+        match = table.match
+        assert match is not None
+        other = {c.code for c in match.hand.hand_of(first.key)}
+        for frame in page.frames[seen:]:
+            if frame.get("type") == "state" and frame.get("outcome") is None:
+                hidden_at_each_frame.append((other, json.dumps(frame)))
+        seen = len(page.frames)
+
+    for _ in range(6):  # a few turns each
+        await first.open_hand()
+        await first.draw()
+        await first.discard(first.hand()[0])
+        await page.until(lambda: page.state()["legal"] is not None, "Bob's turn")
+        check()
+        assert (await page.send("draw"))["type"] == "done"
+        await page.until(lambda: page.state()["phase"] == "play", "the drawn card")
+        check()
+        card = page.state()["legal"]["discards"][0]
+        assert (await page.send("discard", cards=[card]))["type"] == "done"
+        check()
+        if table.stage.value != "playing":
+            break
+    assert hidden_at_each_frame
+    for other, text in hidden_at_each_frame:
+        codes = {token.strip('"') for token in text.replace("[", ",").replace("]", ",").split(",")}
+        assert not other & codes, f"{other & codes} leaked"
+
+
+async def test_a_player_with_the_activity_open_is_not_called_by_dm_to_their_turn(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    server.emu.world.enable_activities()
+    config = dataclasses.replace(ACTIVITY, turn_nudge_after=0.3)
+    bot = await launch(config, activity=ActivitySettings(
+        client_secret=server.emu.world.client_secret, port=0))
+    first, second = await heads_up(server, bot)
+    page = await open_page(bot, server, second.actor, pages)
+    dms_before = {p.key: len(p.actor.dms()) for p in (first, second)}
+    # The chat player moves: the Activity player's turn starts while they look at it.
+    await first.open_hand()
+    await first.draw()
+    await first.discard(first.hand()[0])
+    await page.until(lambda: page.state()["legal"] is not None, "the Activity player's turn")
+    await asyncio.sleep(0.8)
+    assert len(second.actor.dms()) == dms_before[second.key]
+    # They move in the Activity; the chat player, who has not looked since, is called.
+    assert (await page.send("draw"))["type"] == "done"
+    await page.until(lambda: page.state()["phase"] == "play", "the drawn card")
+    assert (await page.send("discard", cards=[page.state()["legal"]["discards"][0]]))[
+        "type"] == "done"
+    for _ in range(100):
+        if len(first.actor.dms()) > dms_before[first.key]:
+            break
+        await asyncio.sleep(0.02)
+    assert len(first.actor.dms()) > dms_before[first.key]

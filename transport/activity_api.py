@@ -1,0 +1,128 @@
+"""What the Activity's server asks Discord: who a player is (the OAuth2 code
+their client authorised, traded with the client secret) and which channel and
+members an Activity instance has (with the bot's token).
+
+Both go to the API base discord.py uses (``Route.BASE``), so a bot pointed at
+another host (a proxy, the stand-in of local play and the tests) asks there.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
+import discord
+from discord.http import Route
+
+log = logging.getLogger(__name__)
+
+# Seconds Discord gets to answer a handshake's requests before the page is told to retry.
+TIMEOUT = 10.0
+
+
+class NotAuthorised(Exception):
+    """Discord did not accept the code or token: the player's client must ask again."""
+
+
+class DiscordUnavailable(Exception):
+    """Discord could not be asked (down, slow, or refused the bot): try again later."""
+
+
+@dataclass(frozen=True)
+class ActivityInstance:
+    """An Activity's instance as Discord knows it: where it runs and who is in it."""
+
+    instance_id: str
+    guild_id: int | None
+    channel_id: int | None
+    users: frozenset[int]
+
+
+class ActivityApi:
+    """Discord's answers about Activity players, for one application."""
+
+    def __init__(self, client: discord.Client, client_id: int, client_secret: str) -> None:
+        self.client = client
+        self.client_id = client_id
+        self._secret = client_secret
+        self._session: aiohttp.ClientSession | None = None
+
+    def _http(self) -> aiohttp.ClientSession:
+        if self._session is None or self._session.closed:
+            self._session = aiohttp.ClientSession(
+                timeout=aiohttp.ClientTimeout(total=TIMEOUT)
+            )
+        return self._session
+
+    async def close(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    async def exchange_code(self, code: str) -> tuple[str, int]:
+        """Trade the code a player's client authorised for an access token and
+        its lifetime in seconds."""
+        form = {
+            "client_id": str(self.client_id),
+            "client_secret": self._secret,
+            "grant_type": "authorization_code",
+            "code": code,
+        }
+        try:
+            async with self._http().post(f"{Route.BASE}/oauth2/token", data=form) as response:
+                body: Any = await response.json(content_type=None)
+                status = response.status
+        except (aiohttp.ClientError, TimeoutError, ValueError) as error:
+            raise DiscordUnavailable(f"the token endpoint did not answer: {error!r}") from None
+        if status in (400, 401):
+            said = body.get("error", status) if isinstance(body, dict) else status
+            raise NotAuthorised(str(said))
+        if status != 200 or not isinstance(body, dict) or "access_token" not in body:
+            raise DiscordUnavailable(f"the token endpoint answered {status}")
+        return str(body["access_token"]), int(body.get("expires_in", 0))
+
+    async def user_of(self, access_token: str) -> tuple[int, str]:
+        """The id and shown name of the user an access token was issued to."""
+        headers = {"Authorization": f"Bearer {access_token}"}
+        try:
+            async with self._http().get(f"{Route.BASE}/users/@me", headers=headers) as response:
+                body: Any = await response.json(content_type=None)
+                status = response.status
+        except (aiohttp.ClientError, TimeoutError, ValueError) as error:
+            raise DiscordUnavailable(f"/users/@me did not answer: {error!r}") from None
+        if status == 401:
+            raise NotAuthorised("the access token was refused")
+        if status != 200 or not isinstance(body, dict) or "id" not in body:
+            raise DiscordUnavailable(f"/users/@me answered {status}")
+        name = body.get("global_name") or body.get("username") or ""
+        return int(body["id"]), str(name)
+
+    async def instance(self, instance_id: str) -> ActivityInstance | None:
+        """The instance as Discord has it now; None when it has no such instance."""
+        route = Route(
+            "GET",
+            "/applications/{application_id}/activity-instances/{instance_id}",
+            application_id=self.client_id,
+            instance_id=instance_id,
+        )
+        try:
+            body: Any = await self.client.http.request(route)
+        except discord.NotFound:
+            return None
+        except discord.HTTPException as error:
+            raise DiscordUnavailable(f"the activity instance lookup failed: {error}") from None
+        location = body.get("location") or {}
+        return ActivityInstance(
+            instance_id=str(body.get("instance_id", instance_id)),
+            guild_id=_snowflake(location.get("guild_id")),
+            channel_id=_snowflake(location.get("channel_id")),
+            users=frozenset(int(user) for user in body.get("users", ())),
+        )
+
+
+def _snowflake(value: object) -> int | None:
+    if isinstance(value, int | str) and str(value).isdigit():
+        return int(value)
+    return None
