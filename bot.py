@@ -261,6 +261,15 @@ def local_environment(env: dict[str, str], stand_in: dict[str, str]) -> dict[str
     return kept | stand_in
 
 
+def activity_port(env: dict[str, str], page_port: int) -> int:
+    """Where local play's bot serves the Activity: WEB_PORT, else the port after
+    the page's (0: a free one)."""
+    raw = env.get("WEB_PORT", "").strip()
+    if raw.isascii() and raw.isdigit() and 0 < int(raw) < 65536:
+        return int(raw)
+    return page_port + 1 if 0 < page_port < 65535 else 0
+
+
 def play_locally(env: dict[str, str], *, open_browser: bool) -> int:
     try:
         # Loaded to play locally alone: the bot on Discord never loads the
@@ -278,7 +287,8 @@ def play_locally(env: dict[str, str], *, open_browser: bool) -> int:
     try:
         with contextlib.suppress(KeyboardInterrupt):
             return run_event_loop(
-                run_locally(LocalPlay(host=host, port=port, snapshot=LOCAL_WORLD),
+                run_locally(LocalPlay(host=host, port=port, snapshot=LOCAL_WORLD,
+                                      activity_port=activity_port(env, port)),
                             env, open_browser=open_browser))
     except StorageError as error:
         print(f"error: {error}", file=sys.stderr)

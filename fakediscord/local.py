@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import socket
 from collections.abc import Callable
 from pathlib import Path
 
@@ -32,9 +33,13 @@ class LocalPlay:
     """The stand-in and its page, for one ``python bot.py`` session. With a
     ``snapshot`` path the stand-in's world is kept there between runs."""
 
-    def __init__(self, *, host: str, port: int, snapshot: Path | None = None) -> None:
+    def __init__(self, *, host: str, port: int, snapshot: Path | None = None,
+                 activity_port: int = 0) -> None:
         self.host = host
         self.port = port
+        # Where the bot serves its Activity (on this machine only): the page frames
+        # it through its own proxy, as Discord does. 0: a free port.
+        self.activity_port = activity_port or _free_port()
         self.snapshot = snapshot
         self.emu = self._stand_in(None)
         self.cast: Cast | None = None
@@ -59,7 +64,10 @@ class LocalPlay:
         self.cast = (find_the_cast(self.emu) if kept is not None else None) or seat_the_cast(
             self.emu)
         self.emu.world.listeners.append(self._changed)
-        self.page = WebClient(self.emu, self.cast, on_reset=self._reset)
+        # The stand-in's application has its Activity turned on, as in the portal.
+        self.emu.world.enable_activities()
+        self.page = WebClient(self.emu, self.cast, on_reset=self._reset,
+                              activity=f"http://127.0.0.1:{self.activity_port}")
         await self.page.start(self.host, self.port)
         self.port = self.page.port
         return self
@@ -108,4 +116,15 @@ class LocalPlay:
             "DISCORD_API_BASE": self.emu.api_base,
             "DISCORD_GATEWAY_URL": self.emu.gateway_url,
             "DATABASE_PATH": str(database),
+            # The Activity: the stand-in's OAuth2 client, served on this machine only.
+            "DISCORD_CLIENT_ID": str(self.emu.world.application_id),
+            "DISCORD_CLIENT_SECRET": self.emu.world.client_secret,
+            "WEB_HOST": "127.0.0.1",
+            "WEB_PORT": str(self.activity_port),
         }
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])

@@ -21,6 +21,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from .activity_frame import ActivityFrame
 from .actors import Actor
 from .cast import Cast
 from .server import FakeDiscord
@@ -67,8 +68,14 @@ class WebClient:
     """The page's web server: the page, its live feed, and the person's actions."""
 
     def __init__(self, emu: FakeDiscord, cast: Cast,
-                 on_reset: Callable[[], Awaitable[None]] | None = None) -> None:
+                 on_reset: Callable[[], Awaitable[None]] | None = None,
+                 activity: str | None = None) -> None:
+        """``activity``: the bot's web server (``http://host:port``), whose Activity
+        members launch from the table; None: the bot serves none."""
         self.emu = emu
+        self.activity = None if activity is None else ActivityFrame(emu, cast, activity)
+        # Launches already shown: each opens the Activity once, on its member's pages.
+        self._launches_shown = len(emu.world.activity_launches)
         self.cast = cast
         self.on_reset = on_reset
         self.viewers: list[Viewer] = []
@@ -91,6 +98,8 @@ class WebClient:
                                 ("select", self._select), ("say", self._say),
                                 ("locale", self._locale), ("reset", self._reset)):
             app.router.add_post(f"/api/{action}", handler)
+        if self.activity is not None:
+            self.activity.add_routes(app)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
@@ -98,6 +107,8 @@ class WebClient:
         self.port = port or self._runner.addresses[0][1]
 
     async def close(self) -> None:
+        if self.activity is not None:
+            await self.activity.close()
         for viewer in list(self.viewers):
             await viewer.socket.close()
         if self._runner is not None:
@@ -164,6 +175,13 @@ class WebClient:
 
     def _push_now(self) -> None:
         self._push = None
+        launches = self.emu.world.activity_launches
+        for user_id, instance_id in launches[self._launches_shown:]:
+            for viewer in self.viewers:
+                if viewer.member.id == user_id:
+                    url = f"/activity?as={viewer.member.name.lower()}&instance={instance_id}"
+                    self._spawn(viewer.socket.send_json({"type": "activity", "url": url}))
+        self._launches_shown = len(launches)
         for viewer in list(self.viewers):
             self._spawn(self._send_changes(viewer))
 

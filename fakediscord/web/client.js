@@ -49,6 +49,7 @@ function receive(event) {
   else if (event.type === "message") place(event);
   else if (event.type === "delete") document.querySelector(`#log .msg[data-message-id="${event.id}"]`)?.remove();
   else if (event.type === "problems") problems(event.items);
+  else if (event.type === "activity") openActivity(event.url);
   else if (event.type === "reset") {
     // The old server closes this connection once it stops; the next one is
     // the fresh server's, whose first word clears the page.
@@ -56,6 +57,25 @@ function receive(event) {
     $("offline").textContent = "Starting afresh…";
     $("offline").hidden = false;
   }
+}
+
+// -- the Activity ------------------------------------------------------------------------
+// Open table launched the bot's Activity for this member: Discord shows it over
+// the channel until it is closed (closing leaves the instance).
+function openActivity(url) {
+  const frame = $("activity-frame");
+  if (frame.dataset.url !== url) {
+    frame.dataset.url = url;
+    frame.src = url;
+  }
+  $("activity").hidden = false;
+}
+
+function closeActivity() {
+  const frame = $("activity-frame");
+  frame.src = "about:blank";
+  frame.dataset.url = "";
+  $("activity").hidden = true;
 }
 
 // -- who, where, what to type ----------------------------------------------------------
@@ -432,6 +452,7 @@ $("reset").addEventListener("click", async () => {
   refuse((await post("/api/reset", {})).error);
 });
 $("dev-toggle").addEventListener("click", () => { $("dev").hidden = !$("dev").hidden; });
+$("activity-close").addEventListener("click", closeActivity);
 $("menu").addEventListener("click", () => $("side").classList.toggle("open"));
 
 connect();

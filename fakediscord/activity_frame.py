@@ -1,0 +1,194 @@
+"""Discord's app around the bot's Activity, for local play and the tests.
+
+Discord shows an Activity in a frame and serves its page through its own
+proxy, on its own origin; the SDK in the page talks to Discord's app around it
+by ``postMessage``. Here ``/activity?as=ann&instance=...`` is that app
+(``web/activity.js``): it frames ``/activity-app/``, which this server passes
+on to the bot's web server as Discord's proxy does (the URL mapping ``/`` ->
+the bot), WebSocket included, and answers the SDK's commands with what the
+world knows: codes the member authorised, the token's user, the instance's
+participants.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from aiohttp import WSMsgType, web
+
+from .cast import Cast
+from .oauth import TOKEN_LIFETIME
+from .server import FakeDiscord
+from .world import ActivityInstance, User
+
+STATIC = Path(__file__).with_name("web")
+PROXIED = "/activity-app"
+# What the proxy passes on of a request's and an answer's headers.
+HOP_HEADERS = {"connection", "keep-alive", "transfer-encoding", "upgrade", "host",
+               "content-length", "content-encoding"}
+
+
+def _user(user: User) -> dict[str, Any]:
+    return {"id": str(user.id), "username": user.name, "global_name": user.name,
+            "discriminator": "0", "avatar": None, "flags": 0, "bot": user.bot}
+
+
+class ActivityFrame:
+    """The routes of Discord's app around the Activity, on the local page's server."""
+
+    def __init__(self, emu: FakeDiscord, cast: Cast, target: str) -> None:
+        self.emu = emu
+        self.cast = cast
+        self.target = target.rstrip("/")  # the bot's web server: http://host:port
+        self._client: aiohttp.ClientSession | None = None
+
+    def add_routes(self, app: web.Application) -> None:
+        app.router.add_get("/activity", self._page)
+        app.router.add_get("/activity.js", self._script)
+        for action, handler in (("join", self._join), ("authorize", self._authorize),
+                                ("authenticate", self._authenticate),
+                                ("participants", self._participants), ("leave", self._leave)):
+            app.router.add_post(f"/api/activity/{action}", handler)
+        app.router.add_route("*", PROXIED + "/{tail:.*}", self._proxy)
+
+    async def close(self) -> None:
+        if self._client is not None:
+            await self._client.close()
+
+    # -- the frame around the Activity -------------------------------------------------
+    async def _page(self, _request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / "activity.html", headers={"Cache-Control": "no-cache"})
+
+    async def _script(self, _request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / "activity.js", headers={
+            "Content-Type": "text/javascript", "Cache-Control": "no-cache"})
+
+    async def _body(self, request: web.Request) -> tuple[dict[str, Any], User]:
+        try:
+            body = await request.json()
+        except ValueError:
+            raise web.HTTPBadRequest(text="not JSON") from None
+        member = self.cast.member(str(body.get("as", ""))) if isinstance(body, dict) else None
+        if member is None:
+            raise web.HTTPBadRequest(text="nobody of that name is in the server")
+        return body, member.user
+
+    def _instance(self, body: dict[str, Any], user: User) -> ActivityInstance:
+        instance = self.emu.world.activity_instance(str(body.get("instance", "")))
+        if instance is None:
+            raise web.HTTPNotFound(text="that Activity is no longer running")
+        if user.id not in instance.users:
+            # Discord's app opens an instance only for who launched or joined it.
+            instance = self.emu.world.launch_activity(user.id, instance.channel_id)
+        return instance
+
+    async def _join(self, request: web.Request) -> web.Response:
+        body, user = await self._body(request)
+        instance = self._instance(body, user)
+        return web.json_response({
+            "instance_id": instance.instance_id,
+            "channel_id": str(instance.channel_id),
+            "guild_id": str(instance.guild_id or ""),
+            "user": {"id": str(user.id), "username": user.name},
+        })
+
+    async def _authorize(self, request: web.Request) -> web.Response:
+        body, user = await self._body(request)
+        if str(body.get("client_id")) != str(self.emu.world.application_id):
+            return web.json_response({"error": "Invalid client id"}, status=400)
+        scopes = [str(scope) for scope in body.get("scopes") or []]
+        return web.json_response({"code": self.emu.world.issue_oauth_code(user.id, scopes)})
+
+    async def _authenticate(self, request: web.Request) -> web.Response:
+        body, user = await self._body(request)
+        access = str(body.get("access_token", ""))
+        token = self.emu.world.oauth.token(access)
+        if token is None or token.user_id != user.id:
+            return web.json_response({"error": "Invalid access token"}, status=400)
+        expires = datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=TOKEN_LIFETIME)
+        return web.json_response({
+            "access_token": access,
+            "user": {key: value for key, value in _user(user).items()
+                     if key in ("id", "username", "global_name", "discriminator", "avatar")}
+            | {"public_flags": 0},
+            "scopes": list(token.scopes),
+            "expires": expires.isoformat(),
+            "application": {"id": str(self.emu.world.application_id),
+                            "name": self.emu.bot_user.name, "description": ""},
+        })
+
+    async def _participants(self, request: web.Request) -> web.Response:
+        body, _user_asking = await self._body(request)
+        instance = self.emu.world.activity_instance(str(body.get("instance", "")))
+        users = self.emu.world.users
+        people = [] if instance is None else [_user(users[uid]) for uid in instance.users]
+        return web.json_response({"participants": people})
+
+    async def _leave(self, request: web.Request) -> web.Response:
+        body, user = await self._body(request)
+        self.emu.world.leave_activity(str(body.get("instance", "")), user.id)
+        return web.json_response({"ok": True})
+
+    # -- Discord's proxy ----------------------------------------------------------------
+    async def _proxy(self, request: web.Request) -> web.StreamResponse:
+        tail = request.match_info["tail"]
+        url = f"{self.target}/{tail}"
+        if request.query_string:
+            url += "?" + request.query_string
+        if self._client is None:
+            self._client = aiohttp.ClientSession(auto_decompress=False)
+        if request.headers.get("Upgrade", "").lower() == "websocket":
+            return await self._proxy_socket(request, url)
+        headers = {k: v for k, v in request.headers.items() if k.lower() not in HOP_HEADERS}
+        body = await request.read()
+        try:
+            async with self._client.request(request.method, url, headers=headers,
+                                            data=body or None) as answer:
+                content = await answer.read()
+                kept = {k: v for k, v in answer.headers.items() if k.lower() not in HOP_HEADERS}
+                if "text/html" in answer.headers.get("Content-Type", ""):
+                    kept.pop("Cache-Control", None)  # Discord's proxy strips it from pages
+                return web.Response(status=answer.status, body=content, headers=kept)
+        except aiohttp.ClientError:
+            return web.Response(status=502, text="the bot's web server does not answer")
+
+    async def _proxy_socket(self, request: web.Request, url: str) -> web.StreamResponse:
+        assert self._client is not None
+        outside = web.WebSocketResponse()
+        await outside.prepare(request)
+        try:
+            inside = await self._client.ws_connect(url.replace("http", "ws", 1))
+        except aiohttp.ClientError:
+            await outside.close(code=1011, message=b"the bot's web server does not answer")
+            return outside
+
+        closing: list[tuple[int, str]] = []
+
+        async def carry(source: Any, sink: Any) -> None:
+            while True:
+                message = await source.receive()
+                if message.type is WSMsgType.TEXT:
+                    await sink.send_str(message.data)
+                elif message.type is WSMsgType.BINARY:
+                    await sink.send_bytes(message.data)
+                else:
+                    if message.type is WSMsgType.CLOSE:
+                        closing.append((int(message.data), str(message.extra or "")))
+                    return
+
+        runs = [asyncio.create_task(carry(outside, inside)),
+                asyncio.create_task(carry(inside, outside))]
+        await asyncio.wait(runs, return_when=asyncio.FIRST_COMPLETED)
+        for run in runs:
+            run.cancel()
+        # Each side hears how the other closed: a refused session stays refused.
+        code, reason = closing[0] if closing else (1000, "")
+        with contextlib.suppress(ConnectionError):
+            await outside.close(code=code, message=reason.encode())
+            await inside.close(code=code, message=reason.encode())
+        return outside

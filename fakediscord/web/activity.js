@@ -1,0 +1,135 @@
+// Discord's app around an Activity, as far as the Activity can tell: it loads
+// the Activity's page in a frame (through the stand-in's proxy, on this
+// origin, as Discord's proxy serves it on its own) and answers the Embedded
+// App SDK's postMessage protocol: the handshake, AUTHORIZE, AUTHENTICATE, the
+// instance's participants and their updates. Every answer has the shape the
+// SDK's own schemas check (a reply that fails them is dropped and the call
+// never returns). Every frame both ways is kept in window.rpcFrames for tests.
+const HANDSHAKE = 0;
+const FRAME = 1;
+const CLOSE = 2;
+const query = new URLSearchParams(location.search);
+const member = query.get("as");
+const instanceId = query.get("instance");
+const platform = query.get("platform") === "mobile" ? "mobile" : "desktop";
+const frame = document.getElementById("activity");
+const note = document.getElementById("note");
+const subscriptions = new Set();
+let launch = null;
+let participantsSeen = "";
+
+window.rpcFrames = [];
+
+async function ask(path, body) {
+  const reply = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ as: member, instance: instanceId, ...body }),
+  });
+  const answer = await reply.json();
+  if (!reply.ok) throw Object.assign(new Error(answer.error || reply.status), { answer });
+  return answer;
+}
+
+function post(message) {
+  window.rpcFrames.push({ to: "activity", message });
+  frame.contentWindow.postMessage(message, location.origin);
+}
+
+function reply(command, data) {
+  post([FRAME, { cmd: command.cmd, evt: null, nonce: command.nonce, data }]);
+}
+
+function refuse(command, code, message) {
+  post([FRAME, { cmd: command.cmd, evt: "ERROR", nonce: command.nonce, data: { code, message } }]);
+}
+
+function dispatch(evt, data) {
+  post([FRAME, { cmd: "DISPATCH", evt, nonce: null, data }]);
+}
+
+async function answer(command) {
+  switch (command.cmd) {
+    case "AUTHORIZE": {
+      const { code } = await ask("api/activity/authorize", {
+        client_id: command.args.client_id,
+        scopes: command.args.scope || [],
+      });
+      reply(command, { code });
+      break;
+    }
+    case "AUTHENTICATE":
+      reply(command, await ask("api/activity/authenticate", { access_token: command.args.access_token }));
+      break;
+    case "GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS":
+      reply(command, await ask("api/activity/participants", {}));
+      break;
+    case "SUBSCRIBE":
+      subscriptions.add(command.evt);
+      reply(command, { evt: command.evt });
+      break;
+    case "UNSUBSCRIBE":
+      subscriptions.delete(command.evt);
+      reply(command, { evt: command.evt });
+      break;
+    case "CAPTURE_LOG":
+    case "SET_ORIENTATION_LOCK_STATE":
+      reply(command, null);
+      break;
+    default:
+      refuse(command, 4002, `${command.cmd} is not a command the stand-in answers`);
+  }
+}
+
+window.addEventListener("message", (event) => {
+  if (event.source !== frame.contentWindow || event.origin !== location.origin) return;
+  window.rpcFrames.push({ to: "discord", message: event.data });
+  const [opcode, payload] = event.data;
+  if (opcode === HANDSHAKE) {
+    dispatch("READY", {
+      v: 1,
+      config: { cdn_host: "cdn.discordapp.com", api_endpoint: "//discord.com/api", environment: "production" },
+      user: { id: launch.user.id, username: launch.user.username, discriminator: "0" },
+    });
+  } else if (opcode === FRAME) {
+    answer(payload).catch((error) => refuse(payload, 4000, String(error.message || error)));
+  } else if (opcode === CLOSE) {
+    note.textContent = `The Activity closed: ${payload.message || payload.code}`;
+    note.hidden = false;
+  }
+});
+
+// The stand-in has no gateway for the Activity: the participants are looked
+// at now and then, and a change is dispatched as Discord would.
+async function watchParticipants() {
+  if (subscriptions.has("ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE")) {
+    const { participants } = await ask("api/activity/participants", {});
+    const seen = JSON.stringify(participants.map((p) => p.id));
+    if (seen !== participantsSeen) {
+      if (participantsSeen) dispatch("ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE", { participants });
+      participantsSeen = seen;
+    }
+  }
+  setTimeout(watchParticipants, 1000);
+}
+
+async function start() {
+  launch = await ask("api/activity/join", {});
+  const params = new URLSearchParams({
+    frame_id: crypto.randomUUID(),
+    instance_id: launch.instance_id,
+    platform,
+    guild_id: launch.guild_id,
+    channel_id: launch.channel_id,
+  });
+  frame.src = `activity-app/?${params}`;
+  window.addEventListener("pagehide", () => {
+    navigator.sendBeacon("api/activity/leave", JSON.stringify({ as: member, instance: instanceId }));
+  });
+  watchParticipants();
+}
+
+start().catch((error) => {
+  note.textContent = String(error.message || error);
+  note.hidden = false;
+});
