@@ -28,9 +28,10 @@ from .world import ActivityInstance, User
 
 STATIC = Path(__file__).with_name("web")
 PROXIED = "/activity-app"
-# What the proxy passes on of a request's and an answer's headers.
+# What the proxy does not pass on of a request's and an answer's headers (a
+# compressed answer is passed on as it came, with its Content-Encoding).
 HOP_HEADERS = {"connection", "keep-alive", "transfer-encoding", "upgrade", "host",
-               "content-length", "content-encoding"}
+               "content-length"}
 
 
 def _user(user: User) -> dict[str, Any]:

@@ -106,8 +106,12 @@ class ActivityServer:
         found = self.assets.get("assets/" + request.match_info["name"])
         if found is None:
             raise web.HTTPNotFound()
+        if found.gzipped and "gzip" in request.headers.get("Accept-Encoding", ""):
+            return web.Response(body=found.gzipped, content_type=found.content_type,
+                                headers={**ASSET_HEADERS, "Content-Encoding": "gzip",
+                                         "Vary": "Accept-Encoding"})
         return web.Response(body=found.body, content_type=found.content_type,
-                            headers=ASSET_HEADERS)
+                            headers={**ASSET_HEADERS, "Vary": "Accept-Encoding"})
 
     # --- who is playing ----------------------------------------------------------------
     async def token(self, request: web.Request) -> web.Response:

@@ -102,15 +102,20 @@ window.addEventListener("message", (event) => {
 // The stand-in has no gateway for the Activity: the participants are looked
 // at now and then, and a change is dispatched as Discord would.
 async function watchParticipants() {
-  if (subscriptions.has("ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE")) {
-    const { participants } = await ask("api/activity/participants", {});
-    const seen = JSON.stringify(participants.map((p) => p.id));
-    if (seen !== participantsSeen) {
-      if (participantsSeen) dispatch("ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE", { participants });
-      participantsSeen = seen;
+  try {
+    if (subscriptions.has("ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE")) {
+      const { participants } = await ask("api/activity/participants", {});
+      const seen = JSON.stringify(participants.map((p) => p.id));
+      if (seen !== participantsSeen) {
+        if (participantsSeen) dispatch("ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE", { participants });
+        participantsSeen = seen;
+      }
     }
+  } catch {
+    // The stand-in is restarting: Discord's app keeps the Activity open meanwhile.
+  } finally {
+    setTimeout(watchParticipants, 1000);
   }
-  setTimeout(watchParticipants, 1000);
 }
 
 async function start() {

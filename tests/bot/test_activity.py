@@ -198,6 +198,29 @@ async def test_a_malformed_token_request_is_refused_with_a_reason(
     assert answer.status in (400, 413)
 
 
+async def test_the_page_is_never_cached_and_its_files_are_cached_for_good(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    page = Participant(bot, server.emu, server.ann)
+    pages.append(page)
+    answer = await page.http.get(f"{page.base}/")
+    html = await answer.text()
+    assert answer.headers["Cache-Control"] == "no-store"
+    assert "default-src 'self'" in answer.headers["Content-Security-Policy"]
+    # The page names its client id and files by content-hashed names only.
+    assert str(server.emu.world.application_id) in html and "@asset" not in html
+    script = html.split('src="')[1].split('"')[0]
+    assert script.startswith("assets/table.") and script.endswith(".js")
+    served = await page.http.get(f"{page.base}/{script}", headers={"Accept-Encoding": "gzip"})
+    assert served.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert served.headers["Content-Encoding"] == "gzip"
+    assert served.headers["Content-Type"].startswith("text/javascript")
+    assert "@asset" not in await served.text()
+    missing = await page.http.get(f"{page.base}/assets/table.000000000000.js")
+    assert missing.status == 404
+
+
 # --- authority -----------------------------------------------------------------------------
 async def test_a_forged_or_expired_session_is_closed_with_its_reason(
     server: Server, launch: LaunchBot, pages: list[Participant]

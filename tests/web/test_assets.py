@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 import pytest
@@ -49,3 +50,13 @@ def test_the_real_page_refers_only_to_files_that_exist() -> None:
     for name, asset in assets.items():
         if asset.content_type.startswith("text/"):
             assert b"@asset(" not in asset.body, name
+
+
+def test_a_file_that_compresses_is_kept_gzipped_too(tmp_path: Path) -> None:
+    write(tmp_path, {"index.html": "<p>page</p>", "big.js": "let a = 1;\n" * 500,
+                     "tiny.css": "a{}"})
+    assets = load(tmp_path)
+    big = next(asset for name, asset in assets.items() if "big." in name)
+    tiny = next(asset for name, asset in assets.items() if "tiny." in name)
+    assert gzip.decompress(big.gzipped) == big.body and len(big.gzipped) < len(big.body) / 10
+    assert tiny.gzipped == b""  # a file gzip would make bigger is served as it is
