@@ -44,6 +44,9 @@ NOT_IN_INSTANCE = 4403
 TOO_FAST = 4429
 BAD_FRAME = 4400
 
+# Answers that change nothing: the picture the page has stays true.
+LOOKS = frozenset({"why", "log", "hint"})
+
 # Whether member ``user`` is in the instance (asked of Discord, briefly remembered).
 InInstance = Callable[[Session], Awaitable[bool]]
 
@@ -193,7 +196,8 @@ class Participant:
 
     async def _answer(self, answer: Answer, seq: int) -> None:
         await self._send(answer_frame(answer, seq))
-        await self._send_state()
+        if answer.kind not in LOOKS:
+            await self._send_state()
 
     # --- out -------------------------------------------------------------------------
     def _table_changed(self, _channel_id: int) -> None:

@@ -434,3 +434,72 @@ async def test_a_player_with_the_activity_open_is_not_called_by_dm_to_their_turn
             break
         await asyncio.sleep(0.02)
     assert len(first.actor.dms()) > dms_before[first.key]
+
+
+async def test_a_pick_that_makes_no_move_is_explained_in_the_players_words(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    first, _second = await heads_up(server, bot)
+    page = await open_page(bot, server, first.actor, pages)
+    assert (await page.send("draw"))["type"] == "done"
+    await page.until(lambda: page.state()["phase"] == "play", "the drawn card")
+    hand = page.state()["hand"]
+    states_before = sum(1 for f in page.frames if f["type"] == "state")
+    answer = await page.send("why", cards=[hand[0], hand[-1]])
+    assert answer["type"] == "why" and "Two cards are no meld" in answer["text"]
+    await asyncio.sleep(0.3)
+    # Asking changes nothing, so no new picture of the table follows the answer.
+    assert sum(1 for f in page.frames if f["type"] == "state") == states_before
+
+
+async def test_a_connection_dropped_mid_turn_resyncs_and_plays_its_move_once(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    first, _second = await heads_up(server, bot)
+    page = await open_page(bot, server, first.actor, pages)
+    version = page.state()["version"]
+    assert page.ws is not None
+    # The draw goes out and the connection drops before its answer is read.
+    await page.ws.send_str(json.dumps({"type": "intent", "seq": 1, "op": "draw",
+                                       "version": version}))
+    await page.ws.close()
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.match is not None
+    for _ in range(200):
+        if len(table.match.hand.hand_of(first.key)) == 11:
+            break
+        await asyncio.sleep(0.01)
+    # The page comes back with its session and sends the unanswered draw again.
+    again = Participant(bot, server.emu, first.actor)
+    pages.append(again)
+    again.session, again.seq = page.session, 1
+    await again.connect()
+    await again.until(lambda: any(f["type"] == "state" for f in again.frames), "the full state")
+    assert again.state()["phase"] == "play" and len(again.state()["hand"]) == 11
+    answer = await again.send("draw", seq=1)
+    assert answer["type"] == "duplicate"
+    assert len(table.match.hand.hand_of(first.key)) == 11
+
+
+async def test_rummy_start_in_a_channel_with_the_activity_open_shows_the_new_lobby(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    page = await open_page(bot, server, server.bob, pages)
+    assert page.state()["stage"] == "none"
+    await server.ann.slash(server.channel, "rummy start")
+    await page.until(lambda: page.state()["stage"] == "lobby", "the lobby on the Activity")
+    assert [seat["name"] for seat in page.state()["seats"]] == ["Ann"]
+
+
+async def test_without_a_client_secret_the_activity_is_off_and_nothing_else_changes(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch()
+    assert bot.activity_server is None
+    seated = [server.player(server.ann), server.player(server.bob)]
+    await start_game(server, bot, seated)
+    labels = [b.get("label") for b in table_message(server.emu, server.channel).buttons()]
+    assert "Open table" not in labels and "Show hand" in labels

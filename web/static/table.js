@@ -327,7 +327,8 @@ function drawOutcome() {
   const headline = document.createElement("p");
   richText(headline, outcome.headline);
   body.append(heading, headline, scoreTable(outcome));
-  if (outcome.chart) body.append(chart(outcome.chart));
+  // One hand makes no line: the totals above say it all.
+  if (outcome.chart && outcome.chart[0].totals.length > 1) body.append(chart(outcome.chart));
   if (outcome.next) {
     const next = document.createElement("p");
     next.className = "next";
@@ -412,9 +413,13 @@ function chart(series) {
       dot.setAttribute("fill", line.colour);
       svg.append(dot);
     });
-    const name = document.createElementNS(svgNS, "title");
-    name.textContent = `${line.name}: ${line.totals.at(-1)}`;
-    svg.append(name);
+    const tag = document.createElementNS(svgNS, "text");
+    tag.setAttribute("x", String(x(line.totals.length - 1) + 6));
+    tag.setAttribute("y", String(y(line.totals.at(-1)) + 4));
+    tag.setAttribute("fill", line.colour);
+    tag.setAttribute("font-size", "11");
+    tag.textContent = String(line.totals.at(-1));
+    svg.append(tag);
   }
   svg.setAttribute("aria-label", series.map((s) => `${s.name} ${s.totals.at(-1)}`).join(", "));
   return svg;
@@ -463,7 +468,6 @@ function togglePick(code) {
   if (!state.legal || state.phase !== "play") return;
   if (picked.has(code)) picked.delete(code);
   else picked.add(code);
-  $("why").textContent = "";
   drawHand();
   drawMoves();
   drawPiles();
@@ -471,10 +475,15 @@ function togglePick(code) {
   askWhy();
 }
 
-// Why the picked cards make no move: asked of the server, which words it as the chat does.
+// Why the picked cards make no move: asked of the server, which words it as the
+// chat does, once for each pick on each picture of the table.
+let whyAsked = "";
 function askWhy() {
-  clearTimeout(whyTimer);
   if (!state.you) return;
+  const key = `${state.version}|${[...picked].sort().join(",")}`;
+  if (key === whyAsked) return;
+  whyAsked = key;
+  clearTimeout(whyTimer);
   $("why").textContent = "";
   if (!state.legal || state.phase !== "play" || !picked.size) return;
   if (meldable() || layOffs().length || discardable()) return;
