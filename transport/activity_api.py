@@ -61,6 +61,14 @@ class ActivityApi:
             await self._session.close()
             self._session = None
 
+    async def _ask(self, method: str, path: str, **options: Any) -> tuple[int, Any]:
+        """Discord's status and JSON answer; ``DiscordUnavailable`` if none came."""
+        try:
+            async with self._http().request(method, f"{Route.BASE}{path}", **options) as answer:
+                return answer.status, await answer.json(content_type=None)
+        except (aiohttp.ClientError, TimeoutError, ValueError) as error:
+            raise DiscordUnavailable(f"{path} did not answer: {error!r}") from None
+
     async def exchange_code(self, code: str) -> tuple[str, int]:
         """Trade the code a player's client authorised for an access token and
         its lifetime in seconds."""
@@ -70,12 +78,7 @@ class ActivityApi:
             "grant_type": "authorization_code",
             "code": code,
         }
-        try:
-            async with self._http().post(f"{Route.BASE}/oauth2/token", data=form) as response:
-                body: Any = await response.json(content_type=None)
-                status = response.status
-        except (aiohttp.ClientError, TimeoutError, ValueError) as error:
-            raise DiscordUnavailable(f"the token endpoint did not answer: {error!r}") from None
+        status, body = await self._ask("POST", "/oauth2/token", data=form)
         if status in (400, 401):
             said = body.get("error", status) if isinstance(body, dict) else status
             raise NotAuthorised(str(said))
@@ -86,12 +89,7 @@ class ActivityApi:
     async def user_of(self, access_token: str) -> tuple[int, str]:
         """The id and shown name of the user an access token was issued to."""
         headers = {"Authorization": f"Bearer {access_token}"}
-        try:
-            async with self._http().get(f"{Route.BASE}/users/@me", headers=headers) as response:
-                body: Any = await response.json(content_type=None)
-                status = response.status
-        except (aiohttp.ClientError, TimeoutError, ValueError) as error:
-            raise DiscordUnavailable(f"/users/@me did not answer: {error!r}") from None
+        status, body = await self._ask("GET", "/users/@me", headers=headers)
         if status == 401:
             raise NotAuthorised("the access token was refused")
         if status != 200 or not isinstance(body, dict) or "id" not in body:

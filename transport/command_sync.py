@@ -15,6 +15,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from .private import global_commands
+
 PRIMARY_ENTRY_POINT = 4
 # What an Entry Point's create payload holds; the rest of it (its id, version,
 # application) is Discord's to set.
@@ -26,7 +28,7 @@ ENTRY_POINT_FIELDS = (
 
 async def tree_payload(tree: app_commands.CommandTree[Any]) -> list[dict[str, Any]]:
     """The global commands as ``CommandTree.sync`` would send them, translated."""
-    commands = tree._get_all_commands(guild=None)
+    commands = global_commands(tree)
     translator = tree.translator
     if translator is None:
         return [command.to_dict(tree) for command in commands]

@@ -54,6 +54,10 @@ PRIVATE_PARTS = (
     PrivatePart(discord.http.Route, "BASE", "sending REST calls to a proxy"),
     PrivatePart(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", "a gateway proxy"),
     PrivatePart(discord.state.ConnectionState, "parse_interaction_create", "the click parser"),
+    PrivatePart(
+        discord.app_commands.CommandTree, "_get_all_commands",
+        "the commands a sync sends, kept beside the Activity's Entry Point",
+    ),
 )
 
 
@@ -67,6 +71,13 @@ def missing_private_parts(client: discord.Client | None = None) -> list[str]:
     ):
         missing.append("Client._connection.parsers (the gateway's event parsers)")
     return missing
+
+
+# --- commands ----------------------------------------------------------------------
+def global_commands(tree: discord.app_commands.CommandTree[Any]) -> list[Any]:
+    """The tree's global commands, as ``CommandTree.sync`` sends them."""
+    commands: list[Any] = tree._get_all_commands(guild=None)
+    return commands
 
 
 # --- interactions ------------------------------------------------------------------

@@ -26,12 +26,15 @@ from transport.activity_api import ActivityApi, ActivityInstance, DiscordUnavail
 
 from . import assets
 from .sessions import Session, Sessions
-from .socket import MAX_FRAME, Participant, SeenIntents
+from .socket import MAX_FRAME, Bucket, Participant, SeenIntents
 
 log = logging.getLogger(__name__)
 
 # How long Discord's word on an instance's members is taken as still true.
 INSTANCE_FRESH = 15.0
+# Sign-ins a second, all pages together (each costs three requests to Discord,
+# on the bot's own rate limits): a flood is told to wait, Discord is not asked.
+SIGN_IN_BURST, SIGN_IN_RATE = 30, 5.0
 MAX_TOKEN_BODY = 4096
 PAGE = "index.html"
 # The page's own rules for what it may load: only this server (Discord's proxy
@@ -70,6 +73,7 @@ class ActivityServer:
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
         self.participants: set[Participant] = set()
+        self._sign_ins = Bucket(SIGN_IN_BURST, SIGN_IN_RATE)
 
     def application(self) -> web.Application:
         app = web.Application(client_max_size=MAX_TOKEN_BODY)
@@ -115,6 +119,8 @@ class ActivityServer:
 
     # --- who is playing ----------------------------------------------------------------
     async def token(self, request: web.Request) -> web.Response:
+        if not self._sign_ins.take():
+            return _refused(429, "too many sign-ins at once: try again in a moment")
         try:
             body: Any = await request.json()
         except (ValueError, web.HTTPRequestEntityTooLarge):

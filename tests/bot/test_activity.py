@@ -98,6 +98,11 @@ class Participant:
                          f"the answer to {op}")
         return next(f for f in self.frames[sent_at:] if f.get("seq") == seq)
 
+    async def drew(self) -> None:
+        """Draw from the stock (it must be this page's turn) and see the card."""
+        assert (await self.send("draw"))["type"] == "done"
+        await self.until(lambda: self.state()["phase"] == "play", "the drawn card")
+
     async def close(self) -> None:
         if self.ws is not None:
             await self.ws.close()
@@ -124,6 +129,15 @@ async def open_page(bot: RummyBot, server: Server, actor: Actor, pages: list[Par
     await page.connect()
     await page.until(lambda: any(f["type"] == "state" for f in page.frames), "the first state")
     return page
+
+
+async def first_player_page(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> tuple[RummyBot, TablePlayer, Participant]:
+    """Ann and Bob dealt in, and the first to move with the Activity open."""
+    bot = await launch_with_activity(server, launch)
+    first, _second = await heads_up(server, bot)
+    return bot, first, await open_page(bot, server, first.actor, pages)
 
 
 async def heads_up(server: Server, bot: RummyBot) -> list[TablePlayer]:
@@ -282,11 +296,8 @@ async def test_an_intent_out_of_turn_is_refused_and_changes_nothing(
 async def test_a_replayed_intent_is_played_once(
     server: Server, launch: LaunchBot, pages: list[Participant]
 ) -> None:
-    bot = await launch_with_activity(server, launch)
-    first, _second = await heads_up(server, bot)
-    page = await open_page(bot, server, first.actor, pages)
-    assert (await page.send("draw"))["type"] == "done"
-    await page.until(lambda: page.state()["phase"] == "play", "the drawn card")
+    bot, first, page = await first_player_page(server, launch, pages)
+    await page.drew()
     assert len(page.state()["hand"]) == 11
     # The same intent again, as a page sends it after a reconnect.
     again = await page.send("draw", seq=page.seq)
@@ -349,8 +360,7 @@ async def test_the_activity_and_the_buttons_play_one_table(
         server.emu, server.channel).buttons())
     state = page.state()
     assert state["you"] == first.key and state["legal"]["draw"]
-    assert (await page.send("draw"))["type"] == "done"
-    await page.until(lambda: page.state()["phase"] == "play", "the draw shown")
+    await page.drew()
     state = page.state()
     discard = state["legal"]["discards"][0]
     assert (await page.send("discard", cards=[discard])).get("type") == "done"
@@ -393,8 +403,7 @@ async def test_no_frame_holds_another_players_card_while_the_hand_is_live(
         await first.discard(first.hand()[0])
         await page.until(lambda: page.state()["legal"] is not None, "Bob's turn")
         check()
-        assert (await page.send("draw"))["type"] == "done"
-        await page.until(lambda: page.state()["phase"] == "play", "the drawn card")
+        await page.drew()
         check()
         card = page.state()["legal"]["discards"][0]
         assert (await page.send("discard", cards=[card]))["type"] == "done"
@@ -425,8 +434,7 @@ async def test_a_player_with_the_activity_open_is_not_called_by_dm_to_their_turn
     await asyncio.sleep(0.8)
     assert len(second.actor.dms()) == dms_before[second.key]
     # They move in the Activity; the chat player, who has not looked since, is called.
-    assert (await page.send("draw"))["type"] == "done"
-    await page.until(lambda: page.state()["phase"] == "play", "the drawn card")
+    await page.drew()
     assert (await page.send("discard", cards=[page.state()["legal"]["discards"][0]]))[
         "type"] == "done"
     for _ in range(100):
@@ -439,11 +447,8 @@ async def test_a_player_with_the_activity_open_is_not_called_by_dm_to_their_turn
 async def test_a_pick_that_makes_no_move_is_explained_in_the_players_words(
     server: Server, launch: LaunchBot, pages: list[Participant]
 ) -> None:
-    bot = await launch_with_activity(server, launch)
-    first, _second = await heads_up(server, bot)
-    page = await open_page(bot, server, first.actor, pages)
-    assert (await page.send("draw"))["type"] == "done"
-    await page.until(lambda: page.state()["phase"] == "play", "the drawn card")
+    _bot, _first, page = await first_player_page(server, launch, pages)
+    await page.drew()
     hand = page.state()["hand"]
     states_before = sum(1 for f in page.frames if f["type"] == "state")
     answer = await page.send("why", cards=[hand[0], hand[-1]])
@@ -456,9 +461,7 @@ async def test_a_pick_that_makes_no_move_is_explained_in_the_players_words(
 async def test_a_connection_dropped_mid_turn_resyncs_and_plays_its_move_once(
     server: Server, launch: LaunchBot, pages: list[Participant]
 ) -> None:
-    bot = await launch_with_activity(server, launch)
-    first, _second = await heads_up(server, bot)
-    page = await open_page(bot, server, first.actor, pages)
+    bot, first, page = await first_player_page(server, launch, pages)
     version = page.state()["version"]
     assert page.ws is not None
     # The draw goes out and the connection drops before its answer is read.
@@ -503,3 +506,21 @@ async def test_without_a_client_secret_the_activity_is_off_and_nothing_else_chan
     await start_game(server, bot, seated)
     labels = [b.get("label") for b in table_message(server.emu, server.channel).buttons()]
     assert "Open table" not in labels and "Show hand" in labels
+
+
+async def test_a_flood_of_sign_ins_is_told_to_wait_without_asking_discord(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    page = Participant(bot, server.emu, server.ann)
+    pages.append(page)
+    asked_before = sum(1 for r in server.emu.traffic.requests if r.path == "/oauth2/token")
+    statuses = [
+        (await page.http.post(f"{page.base}/api/token",
+                              json={"code": "nope", "instance_id": "i"})).status
+        for _ in range(60)
+    ]
+    assert statuses.count(429) >= 20 and set(statuses) <= {401, 429}
+    # Only the sign-ins let through were traded with Discord.
+    asked = sum(1 for r in server.emu.traffic.requests if r.path == "/oauth2/token")
+    assert asked - asked_before == statuses.count(401)
