@@ -111,6 +111,6 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
         history=history,
         seasons=Seasons(db, server_rules.public_language),
         results=results,
-        door=TableDoor(work, moves, prefs, hand_messages, refresher, tasks),
+        door=TableDoor(work, moves, prefs, hand_messages, refresher, tasks, lobby, notifier),
         watchers=watchers,
     )

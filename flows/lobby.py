@@ -235,10 +235,17 @@ class Lobby:
 
     def _new_table(self, interaction: Interaction, rules: HouseRules, language: str) -> Table:
         assert interaction.channel_id is not None and interaction.guild_id is not None
+        return self.new_table(interaction.channel_id, interaction.guild_id, interaction.user.id,
+                              rules, language)
+
+    def new_table(
+        self, channel_id: int, guild_id: int, host_id: int, rules: HouseRules, language: str
+    ) -> Table:
+        """A table for a new lobby, dealt from the configured seed or a random one."""
         return Table(
-            channel_id=interaction.channel_id,
-            guild_id=interaction.guild_id,
-            host_id=interaction.user.id,
+            channel_id=channel_id,
+            guild_id=guild_id,
+            host_id=host_id,
             rules=rules,
             language=language,
             seed=(
@@ -401,7 +408,7 @@ class Lobby:
                 if len(refused) < len(group):
                     seated = {seat.user_id for seat in table.seats}
                     if table.invited and seated.issuperset(table.invited):
-                        self._deal(table, time.time())  # the rematch: all are back
+                        self.deal(table, time.time())  # the rematch: all are back
                         dealt = True
                     await change.save()
         except NotSaved as not_saved:
@@ -487,14 +494,14 @@ class Lobby:
                 )
             )
         async with self.work.change(table, refresh=self._on_panel(interaction)) as change:
-            self._deal(table, interaction.created_at.timestamp())
+            self.deal(table, interaction.created_at.timestamp())
             await change.save()
             try:
                 await self._answer_host(interaction, table)
             finally:
                 self.notifier.dealt(table)
 
-    def _deal(self, table: Table, when: float) -> None:
+    def deal(self, table: Table, when: float) -> None:
         """Start the match: deal the first hand and start its first turn's clock."""
         table.match = Match.start([seat.key for seat in table.seats], table.rules, table.seed)
         table.stage = Stage.PLAYING

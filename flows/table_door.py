@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 from engine import (
@@ -31,12 +30,16 @@ from presentation import render
 from presentation.explain import explain
 from presentation.hand_messages import HandMessages
 from presentation.i18n import LANGUAGES, N_, _, speaking
+from presentation.notify import Notifier
 from presentation.refresh import TableRefresher
 from presentation.table_message import result_layout
 from presentation.table_state import table_state
 from tables import NotSaved, Refusal, Seat, Stage, Table, TableRegistry, TableWork
 
+from .activity_lobby import ActivityLobbies
 from .automation import think
+from .intents import MOVES, Answer, Intent
+from .lobby import Lobby
 from .moves import Moves
 from .prefs import PlayerPrefs
 from .tasks import Supervisor
@@ -46,56 +49,6 @@ OUT_OF_DATE = N_("The table moved on before that arrived: here it is as it is no
 NO_TABLE = N_("There is no game in this channel.")
 NOT_YOUR_TURN = N_("Not your turn yet: {who} is playing.")
 AUTOPILOT = N_("A computer is playing your seat: press Take my seat back first.")
-
-# The moves that change the table, and those that only answer the asker.
-MOVES = frozenset({"draw", "take", "meld", "lay_off", "discard", "next_hand", "reclaim"})
-ASKS = frozenset({"sort", "hint", "log", "why", "language"})
-OPS = MOVES | ASKS
-
-
-@dataclass(frozen=True)
-class Intent:
-    """One thing a participant asked for; checked by ``parse``, then by the engine."""
-
-    op: str
-    cards: tuple[str, ...] = ()
-    meld: int | None = None
-    version: str | None = None
-    language: str | None = None
-
-    @classmethod
-    def parse(cls, data: dict[str, Any]) -> Intent:
-        """An intent from a page's message; ``ValueError`` naming what is wrong."""
-        op = data.get("op")
-        if op not in OPS:
-            raise ValueError(f"unknown op {op!r}")
-        cards = data.get("cards", [])
-        if not isinstance(cards, list) or len(cards) > 13 or not all(
-            isinstance(code, str) and len(code) <= 3 for code in cards
-        ):
-            raise ValueError("cards must be a list of at most 13 card codes")
-        meld = data.get("meld")
-        if meld is not None and (not isinstance(meld, int) or isinstance(meld, bool)
-                                 or not 0 <= meld < 64):
-            raise ValueError("meld must be a meld's index")
-        version = data.get("version")
-        if op in MOVES and not (isinstance(version, str) and len(version) <= 64):
-            raise ValueError("a move needs the version of the table it was made on")
-        language = data.get("language")
-        if language is not None and not isinstance(language, str):
-            raise ValueError("language must be a language code")
-        return cls(op, tuple(cards), meld, version, language)
-
-
-@dataclass
-class Answer:
-    """What the asker's page is told besides the table's new state."""
-
-    kind: str  # done, refused, hint, log, why
-    text: str = ""
-    cards: list[str] = field(default_factory=list)
-    lines: list[str] = field(default_factory=list)
-
 
 def _cards(codes: tuple[str, ...]) -> tuple[Card, ...]:
     try:
@@ -115,7 +68,10 @@ class TableDoor:
         hand_messages: HandMessages,
         refresher: TableRefresher,
         tasks: Supervisor,
+        lobby: Lobby,
+        notifier: Notifier,
     ) -> None:
+        self.lobbies = ActivityLobbies(work, lobby, refresher, notifier)
         self.work = work
         self.tables: TableRegistry = work.tables
         self.moves = moves
@@ -147,14 +103,18 @@ class TableDoor:
             return table_state(table, seat)
 
     # --- what a participant does -------------------------------------------------------
-    async def act(self, user_id: int, channel_id: int, intent: Intent) -> Answer:
-        """Play ``intent`` for member ``user_id``; a refusal changes nothing and
-        says why in the member's language."""
+    async def act(self, user_id: int, channel_id: int, intent: Intent, *, name: str = "") -> Answer:
+        """Play ``intent`` for member ``user_id`` (``name``: as Discord gave it, for a
+        seat they take); a refusal changes nothing and says why in their language."""
         table = self.shown_table(channel_id)
         with speaking(self.language_of(user_id, table)):
             if table is None:
                 return Answer("refused", _(NO_TABLE))
             try:
+                if intent.op == "rematch":
+                    return await self.lobbies.rematch(user_id, table, intent.version)
+                if intent.op == "join":
+                    return await self.lobbies.join(user_id, name, table, intent.version)
                 async with table.lock:
                     return await self._act(user_id, table, intent)
             except NotSaved as refusal:
@@ -301,15 +261,3 @@ class TableDoor:
         if seat is not None and code is not None:
             seat.language = code
         return Answer("done")
-
-
-def answer_frame(answer: Answer, seq: int) -> dict[str, Any]:
-    """The asker's answer as the page reads it."""
-    frame: dict[str, Any] = {"type": answer.kind, "seq": seq}
-    if answer.text:
-        frame["text"] = answer.text
-    if answer.cards:
-        frame["cards"] = answer.cards
-    if answer.lines:
-        frame["lines"] = answer.lines
-    return frame

@@ -114,8 +114,13 @@ class TableRefresher:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
+    def post(self, table: Table) -> None:
+        """Show a table that has no message yet (a lobby the Activity opened) on a
+        new one, as soon as the rate limits allow."""
+        self._mark(table, None, move=True)
+
     def _mark(self, table: Table, override: Layout | None, *, move: bool = False) -> None:
-        if table.message_id is None:
+        if table.message_id is None and not move:
             return
         pending = self._pending.get(table.channel_id)
         if pending is None or pending.table is not table:
@@ -159,6 +164,9 @@ class TableRefresher:
                             log.warning("the channel %s is lost", table.channel_id)
                         return
                     retryable = error.status == 429 or error.status >= 500
+                    if moving and not retryable and table.message_id is None:
+                        log.warning("could not post the table in channel %s", table.channel_id)
+                        return
                     if moving and not retryable:
                         # Refused (no right to post here, most likely): the
                         # current message shows the table from now on.

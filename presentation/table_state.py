@@ -37,7 +37,7 @@ from .chart_layout import running_totals
 from .colours import SEAT_COLOURS
 from .hand_message import HandLayout, sorted_hand
 from .i18n import LANGUAGES, _, card_text, current, label_on, n_, number
-from .labels import NEXT_HAND_LABEL, REMATCH_LABEL
+from .labels import JOIN_LABEL, NEXT_HAND_LABEL, REMATCH_LABEL
 from .render import TEXT_CARDS, log_text, rules_summary
 
 # A version of the message's shape: a page built for another one reloads.
@@ -111,6 +111,7 @@ def _labels(table: Table, view: HandView | None, mode: str) -> dict[str, str]:
         "log": _("Log"),
         "next_hand": _(NEXT_HAND_LABEL),
         "rematch": _(REMATCH_LABEL),
+        "join": _(JOIN_LABEL),
         "melds": _("Melds"),
         "stock": _("Stock"),
         "discard_pile": _("Discard pile"),

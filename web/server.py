@@ -146,7 +146,7 @@ class ActivityServer:
         if user_id not in instance.users:
             return _refused(403, "you are not in that instance of the Activity")
         session = self.sessions.issue(user_id, instance_id, instance.channel_id,
-                                      instance.guild_id)
+                                      instance.guild_id, name)
         return web.json_response({
             "access_token": access_token,
             "expires_in": expires_in,

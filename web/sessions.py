@@ -34,6 +34,8 @@ class Session:
     expires: float
     # Unique to the session: a page's sequence of intents is counted per session.
     nonce: str
+    # The member's name as Discord gave it (a seat taken from the Activity).
+    name: str = ""
 
 
 def _encode(raw: bytes) -> str:
@@ -51,9 +53,10 @@ class Sessions:
             .digest()
         self.lifetime = lifetime
 
-    def issue(self, user_id: int, instance_id: str, channel_id: int, guild_id: int) -> str:
+    def issue(self, user_id: int, instance_id: str, channel_id: int, guild_id: int,
+              name: str = "") -> str:
         session = Session(user_id, instance_id, channel_id, guild_id,
-                          time.time() + self.lifetime, secrets.token_urlsafe(9))
+                          time.time() + self.lifetime, secrets.token_urlsafe(9), name[:100])
         body = _encode(json.dumps(asdict(session), separators=(",", ":")).encode())
         return f"{body}.{self._sign(body)}"
 

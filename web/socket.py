@@ -23,7 +23,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from flows.table_door import Answer, Intent, TableDoor, answer_frame
+from flows.intents import Answer, Intent, answer_frame
+from flows.table_door import TableDoor
 from flows.watchers import TableWatchers
 
 from .sessions import Session, SessionRefused, Sessions
@@ -191,7 +192,8 @@ class Participant:
                     await self._send_state()
                     continue
                 self.seen.played(session, seq)
-                answer = await self.door.act(session.user_id, session.channel_id, intent)
+                answer = await self.door.act(session.user_id, session.channel_id, intent,
+                                             name=session.name)
                 await self._answer(answer, seq)
 
     async def _answer(self, answer: Answer, seq: int) -> None:

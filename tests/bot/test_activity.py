@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import sqlite3
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -15,12 +16,13 @@ import pytest
 
 from app.settings import ActivitySettings
 from bot import RummyBot
+from engine.cards import full_deck
 from fakediscord import Actor, FakeDiscord
 from web.sessions import Sessions
 from web.socket import MAX_FRAME
 
 from .conftest import FAST, LaunchBot, Server
-from .harness import TablePlayer, table_message
+from .harness import TablePlayer, rig_hand, table_message
 from .test_play import in_turn_order, start_game
 
 ACTIVITY = dataclasses.replace(FAST, activity=True)
@@ -524,3 +526,52 @@ async def test_a_flood_of_sign_ins_is_told_to_wait_without_asking_discord(
     # Only the sign-ins let through were traded with Discord.
     asked = sum(1 for r in server.emu.traffic.requests if r.path == "/oauth2/token")
     assert asked - asked_before == statuses.count(401)
+
+
+async def test_a_match_won_in_the_activity_is_rematched_and_joined_from_it(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    seated = [server.player(server.ann), server.player(server.bob)]
+    await start_game(server, bot, seated, hands=1)
+    first, second = in_turn_order(bot, server, seated)
+    # The first to move holds three melds: a draw, three melds and a discard end it.
+    going_out = ["2C", "3C", "4C", "5C", "6D", "6H", "6S", "9S", "9H", "9D"]
+    other = ["AS", "3S", "5S", "7S", "JS", "KS", "2H", "4H", "8H", "10H"]
+    rest = [c.code for c in full_deck() if c.code not in going_out + other]
+    await rig_hand(bot, server.channel.id, {first.key: going_out, second.key: other},
+                   stock=rest[1:], discard=rest[:1])
+    page = await open_page(bot, server, first.actor, pages)
+    guest = await open_page(bot, server, second.actor, pages)
+    await page.drew()
+    for meld in (going_out[:4], going_out[4:7], going_out[7:]):
+        assert (await page.send("meld", cards=meld))["type"] == "done"
+    last = page.state()["hand"][0]
+    assert (await page.send("discard", cards=[last]))["type"] == "done"
+    await page.until(lambda: page.state()["stage"] == "finished", "the match's end")
+    assert page.state()["outcome"]["match_over"] and page.state()["outcome"]["chart"]
+    with sqlite3.connect(bot.settings.database_path) as db:
+        assert db.execute("select count(*) from matches").fetchone() == (1,)
+    # A rematch from the Activity: a new lobby in the channel, posted for everyone.
+    assert (await page.send("rematch"))["type"] == "done"
+    await guest.until(lambda: guest.state()["stage"] == "lobby", "the rematch's lobby")
+    lobby = bot.game.tables.get(server.channel.id)
+    assert lobby is not None and lobby.invited == [second.actor.id]
+    await until_posted(bot, server)
+    # The other player takes their seat back from the Activity: the match deals itself.
+    assert (await guest.send("join"))["type"] == "done"
+    await guest.until(lambda: guest.state()["stage"] == "playing", "the new deal")
+    assert len(guest.state()["hand"]) == 10
+    assert [s["name"] for s in guest.state()["seats"]] == [s.name for s in lobby.seats]
+    # A second rematch is refused: the channel has its game.
+    assert (await page.send("rematch"))["type"] == "refused"
+
+
+async def until_posted(bot: RummyBot, server: Server) -> None:
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None
+    for _ in range(200):
+        if table.message_id is not None:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the rematch's lobby was never posted")

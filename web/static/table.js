@@ -266,6 +266,10 @@ function moveButton(name, text, enabled, onClick, kind = "") {
 function drawMoves() {
   const moves = $("moves");
   moves.replaceChildren();
+  if (state.stage === "lobby" && !state.you) {
+    moves.append(moveButton("join", label("join"), true, () => send("join"), "go"));
+    return;
+  }
   const legal = state.legal;
   if (!legal || state.stage !== "playing") return;
   if (state.phase === "draw") {
@@ -339,6 +343,8 @@ function drawOutcome() {
   actions.replaceChildren();
   if (state.stage === "hand_over" && state.you) {
     actions.append(moveButton("next_hand", label("next_hand"), true, () => send("next_hand"), "go"));
+  } else if (state.stage === "finished" && state.you && outcome.match_over) {
+    actions.append(moveButton("rematch", label("rematch"), true, () => send("rematch"), "go"));
   }
   sheet.hidden = false;
 }
