@@ -87,7 +87,12 @@ class TableDoor:
         return self.tables.get(channel_id) or self.tables.ended(channel_id)
 
     def language_of(self, user_id: int, table: Table | None) -> str:
+        """The member's own choice, else the language of their Discord app as their
+        seat (here, or at the channel's game before) last saw it, else the table's."""
         seat = table.seat_of_user(user_id) if table is not None else None
+        if seat is None and table is not None:
+            ended = self.tables.ended(table.channel_id)
+            seat = ended.seat_of_user(user_id) if ended is not None else None
         fallback = seat.language if seat is not None else (table.language if table else "en")
         return self.prefs.of(user_id).language or fallback
 

@@ -532,6 +532,7 @@ async def test_a_match_won_in_the_activity_is_rematched_and_joined_from_it(
     server: Server, launch: LaunchBot, pages: list[Participant]
 ) -> None:
     bot = await launch_with_activity(server, launch)
+    server.ann.user.locale = server.bob.user.locale = "fr"  # their Discord apps speak French
     seated = [server.player(server.ann), server.player(server.bob)]
     await start_game(server, bot, seated, hands=1)
     first, second = in_turn_order(bot, server, seated)
@@ -562,6 +563,8 @@ async def test_a_match_won_in_the_activity_is_rematched_and_joined_from_it(
     assert (await guest.send("join"))["type"] == "done"
     await guest.until(lambda: guest.state()["stage"] == "playing", "the new deal")
     assert len(guest.state()["hand"]) == 10
+    # The guest's page keeps speaking the language their seat had (the table's is English).
+    assert guest.state()["language"] == "fr"
     assert [s["name"] for s in guest.state()["seats"]] == [s.name for s in lobby.seats]
     # A second rematch is refused: the channel has its game.
     assert (await page.send("rematch"))["type"] == "refused"
