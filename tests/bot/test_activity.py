@@ -578,3 +578,18 @@ async def until_posted(bot: RummyBot, server: Server) -> None:
             return
         await asyncio.sleep(0.01)
     raise AssertionError("the rematch's lobby was never posted")
+
+
+async def test_a_player_switches_doors_in_the_middle_of_a_turn(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot, first, page = await first_player_page(server, launch, pages)
+    await first.open_hand()
+    await page.drew()  # drawn in the Activity...
+    drawn = set(page.state()["hand"])
+    await asyncio.sleep(0.2)
+    # ...the chat's hand message shows the card at once, and the turn ends there.
+    assert set(first.hand()) == drawn
+    await first.discard(first.hand()[0])
+    await page.until(lambda: page.state()["legal"] is None, "the turn passed on the page")
+    assert len(page.state()["hand"]) == 10

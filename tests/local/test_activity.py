@@ -297,3 +297,8 @@ async def test_the_whole_table_fits_a_phone_and_every_control_is_reachable(
             "r.bottom] }")
         left, top, right, bottom = box
         assert left >= -1 and right <= width + 1 and top >= -1 and bottom <= height + 1, box
+    # A card dragged onto the discard pile is discarded.
+    card = frame.locator("#hand .card").first
+    await card.drag_to(frame.locator("#discard"))
+    await frame.locator("#hand .card").nth(10).wait_for(state="detached", timeout=ACTION_TIMEOUT)
+    assert await frame.locator("#hand .card").count() == 10
