@@ -583,7 +583,7 @@ async def until_posted(bot: RummyBot, server: Server) -> None:
 async def test_a_player_switches_doors_in_the_middle_of_a_turn(
     server: Server, launch: LaunchBot, pages: list[Participant]
 ) -> None:
-    bot, first, page = await first_player_page(server, launch, pages)
+    _bot, first, page = await first_player_page(server, launch, pages)
     await first.open_hand()
     await page.drew()  # drawn in the Activity...
     drawn = set(page.state()["hand"])
