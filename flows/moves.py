@@ -7,8 +7,9 @@ import time
 from collections.abc import Iterable
 
 from engine import Action, DrawStock, Event, TakeDiscard
+from engine.words import N_
 from presentation import render
-from tables import Stage, Table
+from tables import Seat, Stage, Table
 from tables.tapes import add_move, current_tape
 
 
@@ -62,6 +63,29 @@ class Moves:
             table.selections.pop(match.hand.turn or "", None)
             self.start_clock(table)
         return events
+
+    def deal_next_hand(self, table: Table) -> None:
+        """Deal the match's next hand, inside a ``TableWork.change``: the log starts
+        afresh and the first player's clock runs."""
+        match = table.match
+        assert match is not None
+        match.next_hand()
+        table.stage = Stage.PLAYING
+        dealer = table.name_of(match.hand.view_for(None).dealer)
+        table.new_hand_log(N_("Hand {number}: {dealer} dealt"), number=match.hand_number,
+                           dealer=dealer)
+        table.last_human_action = time.time()
+        self.start_clock(table)
+
+    def give_back(self, table: Table, seat: Seat) -> None:
+        """A player takes their seat back from the computer that played it, inside a
+        ``TableWork.change``; their turn, if it is theirs, gets its clock."""
+        seat.autopilot = False
+        seat.missed_turns = 0
+        table.last_human_action = time.time()
+        table.note(N_("{name} took their seat back"), seat.key, name=seat.shown_name)
+        if table.current_seat is seat:
+            self.start_clock(table)
 
     def start_clock(self, table: Table) -> None:
         """Give the player whose turn starts now the table's time limit."""

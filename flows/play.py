@@ -241,14 +241,7 @@ class Play:
         with speaking(table.language):  # the public table
             finished = result_layout(table, match.hand.outcome, self.faces, dealt_on=True)
         async with self.work.change(table, refresh=False) as change:
-            match.next_hand()
-            table.stage = Stage.PLAYING
-            dealer = table.name_of(match.hand.view_for(None).dealer)
-            table.new_hand_log(
-                N_("Hand {number}: {dealer} dealt"), number=match.hand_number, dealer=dealer
-            )
-            table.last_human_action = time.time()
-            self.moves.start_clock(table)
+            self.moves.deal_next_hand(table)
             await change.save()
             # The answer only takes the button off the finished hand's message,
             # which keeps its result; the new hand goes on a fresh message that
@@ -481,11 +474,6 @@ class Play:
         if not seat.autopilot:
             raise Refusal(_("Your seat is already yours."))
         async with self.work.change(table) as change:
-            seat.autopilot = False
-            seat.missed_turns = 0
-            table.last_human_action = time.time()
-            table.note(N_("{name} took their seat back"), seat.key, name=seat.shown_name)
-            if table.current_seat is seat:
-                self.moves.start_clock(table)
+            self.moves.give_back(table, seat)
             await change.save()
             await self.show_in_place(interaction, table, _("Your seat is yours again."))

@@ -221,12 +221,7 @@ class TableDoor:
         if not seat.autopilot:
             raise Refusal(_("Your seat is already yours."))
         async with self.work.change(table) as change:
-            seat.autopilot = False
-            seat.missed_turns = 0
-            table.last_human_action = time.time()
-            table.note(N_("{name} took their seat back"), seat.key, name=seat.shown_name)
-            if table.current_seat is seat:
-                self.moves.start_clock(table)
+            self.moves.give_back(table, seat)
             await change.save()
         return Answer("done", _("Your seat is yours again."))
 
@@ -239,15 +234,7 @@ class TableDoor:
             finished = result_layout(table, match.hand.outcome, dealt_on=True)
         finished_message = table.message_id
         async with self.work.change(table, refresh=False) as change:
-            match.next_hand()
-            table.stage = Stage.PLAYING
-            table.new_hand_log(
-                N_("Hand {number}: {dealer} dealt"),
-                number=match.hand_number,
-                dealer=table.name_of(match.hand.view_for(None).dealer),
-            )
-            table.last_human_action = time.time()
-            self.moves.start_clock(table)
+            self.moves.deal_next_hand(table)
             await change.save()
         # As in the chat: the finished hand keeps its message, without its
         # button, and the new hand goes on a fresh one.
