@@ -214,6 +214,11 @@ async def test_two_members_play_one_hand_through_the_two_doors(
             if not await greedy_turn(frame, frames):
                 break
         else:
+            if not checked:
+                # Ann taps the stock out of turn: she is told why, and nothing moves.
+                await frame.locator("#stock").click()
+                await frame.locator("#toast:not([hidden])", has_text="Not your turn").wait_for(
+                    timeout=ACTION_TIMEOUT)
             before = await frame.locator("#discard-count").text_content()
             held = await plain_turn(bob)
             # Ann, in the Activity, sees Bob's discard land on the pile.

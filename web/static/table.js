@@ -566,20 +566,26 @@ function watchHand() {
   });
 }
 
+// A tap on the piles or a meld goes to the server even when it cannot be
+// played: the player then reads why (not their turn, draw first, that card
+// may not go back), in their language, as the chat would tell them.
+function seatedAndPlaying() {
+  return Boolean(state && state.you && state.stage === "playing");
+}
+
 function watchTable() {
   $("stock").addEventListener("click", () => {
-    if (state && state.legal && state.legal.draw) send("draw");
+    if (seatedAndPlaying() && (!state.legal || state.phase === "draw")) send("draw");
   });
   $("discard").addEventListener("click", () => {
-    if (!state || !state.legal) return;
-    if (state.phase === "draw" && state.legal.take) send("take");
-    else if (discardable()) send("discard", { cards: [...picked] });
+    if (!seatedAndPlaying()) return;
+    if (!state.legal || state.phase === "draw") send("take");
+    else if (picked.size) send("discard", { cards: [...picked] });
   });
   $("melds").addEventListener("click", (event) => {
     const meld = event.target.closest(".meld");
-    if (!meld) return;
-    const index = Number(meld.dataset.drop.slice(5));
-    if (layOffOnto(index)) send("lay_off", { cards: [...picked], meld: index });
+    if (!meld || !seatedAndPlaying() || !picked.size) return;
+    send("lay_off", { cards: [...picked], meld: Number(meld.dataset.drop.slice(5)) });
   });
   $("sort").addEventListener("click", () => send("sort"));
   $("hint").addEventListener("click", () => send("hint"));
