@@ -59,6 +59,9 @@ def _seats(table: Table, view: HandView | None, viewer: str | None) -> list[dict
         seats.append(
             {
                 "key": seat.key,
+                # Discord's id of the member (none for a computer): the page tells
+                # the watching participants from the seated ones by it.
+                "user": None if seat.user_id is None else str(seat.user_id),
                 "name": plain_name(seat.name),
                 "colour": _colour(index),
                 "computer": seat.is_computer,

@@ -16,7 +16,7 @@ const frame = document.getElementById("activity");
 const note = document.getElementById("note");
 const subscriptions = new Set();
 let launch = null;
-let participantsSeen = "";
+let participantsSeen = null; // the participants the Activity was last told of
 
 window.rpcFrames = [];
 
@@ -61,9 +61,12 @@ async function answer(command) {
     case "AUTHENTICATE":
       reply(command, await ask("api/activity/authenticate", { access_token: command.args.access_token }));
       break;
-    case "GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS":
-      reply(command, await ask("api/activity/participants", {}));
+    case "GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS": {
+      const found = await ask("api/activity/participants", {});
+      participantsSeen = JSON.stringify(found.participants.map((p) => p.id));
+      reply(command, found);
       break;
+    }
     case "SUBSCRIBE":
       subscriptions.add(command.evt);
       reply(command, { evt: command.evt });
@@ -106,10 +109,10 @@ async function watchParticipants() {
     if (subscriptions.has("ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE")) {
       const { participants } = await ask("api/activity/participants", {});
       const seen = JSON.stringify(participants.map((p) => p.id));
-      if (seen !== participantsSeen) {
-        if (participantsSeen) dispatch("ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE", { participants });
-        participantsSeen = seen;
+      if (participantsSeen !== null && seen !== participantsSeen) {
+        dispatch("ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE", { participants });
       }
+      participantsSeen = seen;
     }
   } catch {
     // The stand-in is restarting: Discord's app keeps the Activity open meanwhile.

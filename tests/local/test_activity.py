@@ -307,3 +307,17 @@ async def test_the_whole_table_fits_a_phone_and_every_control_is_reachable(
     await card.drag_to(frame.locator("#discard"))
     await frame.locator("#hand .card").nth(10).wait_for(state="detached", timeout=ACTION_TIMEOUT)
     assert await frame.locator("#hand .card").count() == 10
+
+
+async def test_a_member_who_watches_shows_to_the_players_and_sees_no_hand(
+    local_bot: LocalBot, browsing: Browsing
+) -> None:
+    ann = await browsing.open(local_bot.url + "?as=ann")
+    cat = await browsing.open(local_bot.url + "?as=cat")
+    await start_against_a_computer(ann)
+    players = await open_activity(ann)
+    watching = await open_activity(cat)
+    # Discord tells the players' pages who else has the Activity open.
+    await players.locator(".watcher", has_text="Cat").wait_for(timeout=ACTION_TIMEOUT)
+    assert await watching.locator("#hand .card").count() == 0
+    assert await watching.locator(".seat.you").count() == 0

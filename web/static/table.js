@@ -21,6 +21,7 @@ let retries = 0;
 let countdown = null;
 let whyTimer = null;
 const sentOps = new Map(); // seq -> op, to know what an answer answers
+let participants = []; // who has the Activity open, as Discord says
 
 // --- words ---------------------------------------------------------------------------
 function escapeHtml(text) {
@@ -148,6 +149,20 @@ function drawSeats() {
     }
     seats.append(chip);
   }
+  // Who watches without a seat: the instance's participants, as Discord tells them.
+  const seated = new Set((state.seats || []).map((seat) => seat.user).filter(Boolean));
+  for (const person of participants) {
+    if (seated.has(person.id)) continue;
+    const chip = document.createElement("div");
+    chip.className = "watcher";
+    chip.textContent = `👁 ${person.nickname || person.global_name || person.username}`;
+    seats.append(chip);
+  }
+}
+
+function showParticipants(list) {
+  participants = list || [];
+  if (state) drawSeats();
 }
 
 function tick(clock, until) {
@@ -711,8 +726,12 @@ async function start() {
     banner(String(error.message || error));
     return;
   }
-  sdk.subscribe(Events.ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE, () => {});
   connect();
+  sdk.subscribe(Events.ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE, (event) => {
+    showParticipants(event.participants);
+  });
+  const present = await sdk.commands.getInstanceConnectedParticipants();
+  showParticipants(present.participants);
 }
 
 start();
