@@ -103,6 +103,10 @@ function animateFrom(before, previous) {
 // --- drawing ---------------------------------------------------------------------------
 function render(next) {
   const previous = state;
+  if (previous && previous.version !== next.version && $("toast").classList.contains("refused")) {
+    // A refusal spoke of the table as it was ("not your turn"): it goes once it moves on.
+    $("toast").hidden = true;
+  }
   const before = where();
   state = next;
   document.documentElement.lang = state.language || "en";
@@ -585,7 +589,8 @@ function watchHand() {
 // played: the player then reads why (not their turn, draw first, that card
 // may not go back), in their language, as the chat would tell them.
 function seatedAndPlaying() {
-  return Boolean(state && state.you && state.stage === "playing");
+  // A watcher's tap goes too: the answer tells them only players can play.
+  return Boolean(state && state.stage === "playing");
 }
 
 function watchTable() {
