@@ -127,25 +127,6 @@ async def greedy_turn(frame: FrameLocator, frames: list[str]) -> str:
     return ""
 
 
-async def activity_turn(frame: FrameLocator) -> str:
-    """Draw by tapping the stock, pick the last card, discard it; the card thrown."""
-    await frame.locator("#stock").click()
-    await frame.locator("#hand .card:not([disabled])").first.wait_for(timeout=ACTION_TIMEOUT)
-    cards = frame.locator("#hand .card")
-    for index in reversed(range(await cards.count())):
-        card = cards.nth(index)
-        await card.click()
-        discard = frame.locator('[data-move="discard"]')
-        if await discard.is_enabled():
-            code = await card.get_attribute("data-code")
-            await discard.click()
-            await frame.locator(f'#hand .card[data-code="{code}"]').wait_for(
-                state="detached", timeout=ACTION_TIMEOUT)
-            return str(code)
-        await card.click()  # not this one: the card just taken may not go back
-    raise AssertionError("no card could be discarded")
-
-
 async def next_mover(frame: FrameLocator, chat: Page) -> str:
     """Whose move it is: Ann in the Activity, Bob in the chat, or ``over``."""
     bob_hand = shown(chat).filter(has_text="Your hand").last
@@ -158,6 +139,19 @@ async def next_mover(frame: FrameLocator, chat: Page) -> str:
             return "Bob"
         await asyncio.sleep(0.05)
     raise AssertionError("nobody's turn came")
+
+
+async def drawn_against_a_computer(
+    local_bot: LocalBot, browsing: Browsing, **size: int
+) -> tuple[Page, FrameLocator]:
+    """Ann's page and her Activity, in a game against a computer, her card drawn."""
+    page = await browsing.open(local_bot.url, **size)
+    await start_against_a_computer(page)
+    frame = await open_activity(page)
+    assert await my_activity_turn(frame) == "turn"
+    await frame.locator("#stock").click()
+    await frame.locator("#hand .card:not([disabled])").first.wait_for(timeout=ACTION_TIMEOUT)
+    return page, frame
 
 
 def parent_frames(page: Page) -> Any:
@@ -249,12 +243,7 @@ async def test_two_members_play_one_hand_through_the_two_doors(
 async def test_a_killed_bot_comes_back_to_the_activity_mid_turn(
     local_bot: LocalBot, browsing: Browsing
 ) -> None:
-    page = await browsing.open(local_bot.url)
-    await start_against_a_computer(page)
-    frame = await open_activity(page)
-    assert await my_activity_turn(frame) == "turn"
-    await frame.locator("#stock").click()
-    await frame.locator("#hand .card:not([disabled])").first.wait_for(timeout=ACTION_TIMEOUT)
+    _page, frame = await drawn_against_a_computer(local_bot, browsing)
     held = set(await frame.locator("#hand .card").evaluate_all(
         "cards => cards.map(c => c.dataset.code)"))
     assert len(held) == 11
@@ -283,12 +272,7 @@ async def test_a_killed_bot_comes_back_to_the_activity_mid_turn(
 async def test_the_whole_table_fits_a_phone_and_every_control_is_reachable(
     local_bot: LocalBot, browsing: Browsing
 ) -> None:
-    page = await browsing.open(local_bot.url, width=400, height=780)
-    await start_against_a_computer(page)
-    frame = await open_activity(page)
-    assert await my_activity_turn(frame) == "turn"
-    await frame.locator("#stock").click()
-    await frame.locator("#hand .card:not([disabled])").first.wait_for(timeout=ACTION_TIMEOUT)
+    page, frame = await drawn_against_a_computer(local_bot, browsing, width=400, height=780)
     inner = page.frame_locator("#activity-frame").frame_locator("#activity").locator("html")
     size = await inner.evaluate("() => [innerWidth, innerHeight, "
                                 "document.documentElement.scrollWidth]")
