@@ -419,20 +419,24 @@ class HandLayout:
         return Layout(container(*parts, accent=OVER))
 
     def headline(self, outcome: HandOutcome) -> str:
-        """Who went out (and how), in a sentence."""
-        if outcome.went_out is None:
-            if len(outcome.winners) > 1:
-                return _("Nobody went out: the lowest count in hand wins (a tie: the winners "
-                         "share the points, rounded down).")
-            return _("Nobody went out: the lowest count in hand wins.")
-        if outcome.went_out == self.key:
-            if outcome.rummy:
-                return _("**You** went out with **rummy**.")
-            return _("**You** went out.")
-        who = self.names.get(outcome.went_out)
+        return headline(outcome, self.names, self.key)
+
+
+def headline(outcome: HandOutcome, names: Mapping[str, str], reader: str | None) -> str:
+    """Who went out (and how), in a sentence, to ``reader`` (None: a watcher)."""
+    if outcome.went_out is None:
+        if len(outcome.winners) > 1:
+            return _("Nobody went out: the lowest count in hand wins (a tie: the winners "
+                     "share the points, rounded down).")
+        return _("Nobody went out: the lowest count in hand wins.")
+    if outcome.went_out == reader:
         if outcome.rummy:
-            return _("**{who}** went out with **rummy**.", who=who)
-        return _("**{who}** went out.", who=who)
+            return _("**You** went out with **rummy**.")
+        return _("**You** went out.")
+    who = names.get(outcome.went_out)
+    if outcome.rummy:
+        return _("**{who}** went out with **rummy**.", who=who)
+    return _("**{who}** went out.", who=who)
 
 
 # A person's own choices, as the settings panel names them.

@@ -30,19 +30,19 @@ from engine import (
     TakeDiscard,
     sort_by_rank,
 )
+from engine.cards import RANK_NAMES
 from tables import Seat, Stage, Table
 from tables.names import plain_name
 
 from .chart_layout import running_totals
 from .colours import SEAT_COLOURS
-from .hand_message import HandLayout, sorted_hand
+from .hand_message import HandLayout, headline, sorted_hand
 from .i18n import LANGUAGES, _, card_text, current, label_on, n_, number
 from .labels import JOIN_LABEL, NEXT_HAND_LABEL, REMATCH_LABEL
 from .render import TEXT_CARDS, log_text, rules_summary
 
 # A version of the message's shape: a page built for another one reloads.
 FORMAT = 1
-RANK_CODES = {"A": 1, "J": 11, "Q": 12, "K": 13}
 
 
 def _colour(index: int) -> str:
@@ -124,12 +124,12 @@ def _labels(table: Table, view: HandView | None, mode: str) -> dict[str, str]:
     }
 
 
-def _since(table: Table, key: str | None) -> list[str]:
+def _since(table: Table, hand: HandLayout | None) -> list[str]:
     """The latest moves, as the hand message lists them since the viewer's last
-    turn (a spectator: the latest of the hand)."""
-    if key is None or table.match is None:
+    turn (a watcher: the latest of the hand)."""
+    if hand is None:
         return [log_text(line) for _by, line in list(table.hand_log)[-8:]]
-    since = HandLayout(table, key, TEXT_CARDS).since_last_turn()
+    since = hand.since_last_turn()
     return [line.removeprefix("-# ") for line in since.splitlines()[1:]] if since else []
 
 
@@ -150,14 +150,9 @@ def _outcome(table: Table, outcome: HandOutcome, viewer: str | None) -> dict[str
                 "winner": seat.key in outcome.winners,
             }
         )
-    headline_key = viewer if viewer is not None else ""
-    layout = HandLayout(table, headline_key, TEXT_CARDS) if viewer is not None else None
-    headline = layout.headline(outcome) if layout is not None else _spectator_headline(
-        table, outcome
-    )
     shown: dict[str, Any] = {
         "heading": _("Hand {number} is over", number=number(table.hand_number)),
-        "headline": headline,
+        "headline": headline(outcome, table.names(), viewer),
         "rows": rows,
         "match_over": match.is_over,
         "score": _("Score"),
@@ -178,20 +173,11 @@ def _outcome(table: Table, outcome: HandOutcome, viewer: str | None) -> dict[str
     return shown
 
 
-def _spectator_headline(table: Table, outcome: HandOutcome) -> str:
-    if outcome.went_out is None:
-        return _("Nobody went out: the lowest count in hand wins.")
-    who = table.name_of(outcome.went_out)
-    if outcome.rummy:
-        return _("**{who}** went out with **rummy**.", who=who)
-    return _("**{who}** went out.", who=who)
-
-
-def _status(table: Table, view: HandView, key: str | None) -> str:
-    if key is None:
+def _status(table: Table, view: HandView, hand: HandLayout | None) -> str:
+    if hand is None:
         who = table.name_of(view.turn) if view.turn else _("someone")
         return _("Waiting for **{who}** to play.", who=who)
-    return HandLayout(table, key, TEXT_CARDS).status(with_deadline=False).lstrip("🟢⏳ ")
+    return hand.status(with_deadline=False).lstrip("🟢⏳ ")
 
 
 def table_state(table: Table | None, viewer: Seat | None) -> dict[str, Any]:
@@ -226,7 +212,7 @@ def table_state(table: Table | None, viewer: Seat | None) -> dict[str, Any]:
         "rules": rules_summary(table.rules),
         # How this language writes the ranks that are letters: the page draws
         # the faces with them, as the chat's card faces are.
-        "ranks": {code: current().letters[rank] for code, rank in RANK_CODES.items()},
+        "ranks": {RANK_NAMES[rank]: letter for rank, letter in current().letters.items()},
     }
     match = table.match
     if table.stage is Stage.LOBBY or match is None:
@@ -235,6 +221,8 @@ def table_state(table: Table | None, viewer: Seat | None) -> dict[str, Any]:
         state["text"] = _("Waiting for the host to start the game.")
         return state
     view = table.view_of(key) if key is not None else match.hand.view_for(None)
+    # The hand message's own wording of the status and the latest moves.
+    hand = HandLayout(table, key, TEXT_CARDS) if key is not None else None
     deadline = table.turn_deadline
     state.update(
         {
@@ -257,8 +245,8 @@ def table_state(table: Table | None, viewer: Seat | None) -> dict[str, Any]:
             ],
             "hand": _codes(sorted_hand(view.hand, mode)),
             "fresh": table.fresh_cards.get(key) if key is not None else None,
-            "status": _status(table, view, key),
-            "since": _since(table, key),
+            "status": _status(table, view, hand),
+            "since": _since(table, hand),
             "hints": table.rules.hints is Hints.ON and key is not None and view.turn == key,
             "legal": _legal(view) if key is not None and view.turn == key else None,
             "outcome": None if view.outcome is None else _outcome(table, view.outcome, key),
