@@ -12,7 +12,7 @@ import logging
 import random
 import time
 
-from engine import Action, HandView, RummyError
+from engine import Action, Card, Discard, HandView, LayOff, MeldCards, RummyError
 from engine.ai import choose_action, timeout_action
 from presentation.hand_messages import HandMessages
 from presentation.i18n import N_, NP_, _, speaking
@@ -49,6 +49,23 @@ TurnMarker = tuple[int, str, float | None]
 def think(table: Table, view: HandView, level: str, rng: random.Random) -> Action:
     """A computer's move with the hand's public record (on a worker thread)."""
     return choose_action(view, level, rng, public_record(table))
+
+
+async def advise(table: Table, key: str) -> Action:
+    """A hint: the strongest computer player's move for seat ``key`` now, worked
+    out off the event loop; the same at the same moment whichever door asks."""
+    view = table.view_of(key)
+    rng = random.Random(f"{table.seed}:{table.hand_number}:{len(table.hand_log)}:{key}")
+    return await asyncio.to_thread(think, table, view, "expert", rng)
+
+
+def cards_of(action: Action) -> tuple[Card, ...]:
+    """The cards a move puts down (none for a draw)."""
+    if isinstance(action, MeldCards | LayOff):
+        return action.cards
+    if isinstance(action, Discard):
+        return (action.card,)
+    return ()
 
 
 class Automation:

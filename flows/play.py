@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import functools
-import random
 import time
 from dataclasses import asdict, dataclass
 
@@ -35,7 +33,7 @@ from transport import callbacks
 from transport.handles import InteractionHandle
 from transport.private import Interaction
 
-from .automation import think
+from .automation import advise, cards_of
 from .moves import Moves
 from .prefs import PREF_NAMES, PlayerPrefs
 from .router import AfterLock, Handlers, refusal_text, refuse, seat_of, tell_closed_dms
@@ -76,14 +74,6 @@ def _require_current_hand(table: Table, parsed: ComponentId) -> None:
         raise Refusal(_(NOT_STARTED))
     if _hand_of_arg(parsed) != str(table.hand_number):
         raise OutOfDate()
-
-
-def _cards_of(action: Action) -> tuple[Card, ...]:
-    if isinstance(action, MeldCards | LayOff):
-        return action.cards
-    if isinstance(action, Discard):
-        return (action.card,)
-    return ()
 
 
 def _selected(table: Table, key: str) -> list[Card]:
@@ -367,10 +357,8 @@ class Play:
         view = table.view_of(seat.key)
         if view.turn != seat.key:
             raise Refusal(_("Hints are for your own turn."))
-        rng = random.Random(f"{table.seed}:{table.hand_number}:{len(table.hand_log)}:{seat.key}")
-        # The strongest level, thinking off the event loop (see flows.automation).
-        advice = await asyncio.to_thread(think, table, view, "expert", rng)
-        table.selections[seat.key] = [card.code for card in _cards_of(advice)]
+        advice = await advise(table, seat.key)
+        table.selections[seat.key] = [card.code for card in cards_of(advice)]
         hint = _("💡 Hint: {advice}", advice=render.advice(advice, view))
         await self.show_in_place(interaction, table, hint)
 

@@ -10,8 +10,6 @@ date (``Table.position``), so a move replayed after a reconnect, or sent twice
 
 from __future__ import annotations
 
-import asyncio
-import random
 import time
 from typing import Any
 
@@ -28,16 +26,18 @@ from engine import (
 )
 from presentation import render
 from presentation.explain import explain
+from presentation.hand_message import HandLayout
 from presentation.hand_messages import HandMessages
 from presentation.i18n import LANGUAGES, N_, _, speaking
 from presentation.notify import Notifier
 from presentation.refresh import TableRefresher
+from presentation.render import TEXT_CARDS
 from presentation.table_message import result_layout
 from presentation.table_state import table_state
 from tables import NotSaved, Refusal, Seat, Stage, Table, TableRegistry, TableWork
 
 from .activity_lobby import ActivityLobbies
-from .automation import think
+from .automation import advise, cards_of
 from .intents import MOVES, Answer, Intent
 from .lobby import Lobby
 from .moves import Moves
@@ -189,33 +189,16 @@ class TableDoor:
         return Discard(cards[0])
 
     def _why_not(self, table: Table, seat: Seat, cards: tuple[Card, ...]) -> str:
-        """Why the picked cards make no move, in the engine's words (the hand
-        message's line under its dim buttons)."""
-        match = table.match
-        assert match is not None
-        if len(cards) >= 3:
-            refused = match.hand.why_not(seat.key, MeldCards(cards))
-        elif len(cards) == 1:
-            refused = match.hand.why_not(seat.key, Discard(cards[0]))
-        elif len(cards) == 2:
-            return _("Two cards are no meld, and fit none on the table: pick a third, "
-                     "or one card to discard.")
-        else:
-            return ""
-        return "" if refused is None else explain(refused)
+        """Why the picked cards make no move: the hand message's line under its
+        dim buttons, word for word."""
+        return HandLayout(table, seat.key, TEXT_CARDS).why_not(cards) or ""
 
     async def _hint(self, table: Table, seat: Seat) -> Answer:
         if table.rules.hints is Hints.OFF:
             raise Refusal(_("This table plays without hints."))
-        view = table.view_of(seat.key)
-        rng = random.Random(f"{table.seed}:{table.hand_number}:{len(table.hand_log)}:{seat.key}")
-        advice = await asyncio.to_thread(think, table, view, "expert", rng)
-        cards: list[str] = []
-        if isinstance(advice, MeldCards | LayOff):
-            cards = [card.code for card in advice.cards]
-        elif isinstance(advice, Discard):
-            cards = [advice.card.code]
-        return Answer("hint", _("💡 Hint: {advice}", advice=render.advice(advice, view)), cards)
+        advice = await advise(table, seat.key)
+        hint = _("💡 Hint: {advice}", advice=render.advice(advice, table.view_of(seat.key)))
+        return Answer("hint", hint, [card.code for card in cards_of(advice)])
 
     async def _reclaim(self, table: Table, seat: Seat) -> Answer:
         if not seat.autopilot:
