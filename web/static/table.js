@@ -20,7 +20,6 @@ let sdk = null;
 let retries = 0;
 let countdown = null;
 let whyTimer = null;
-const sentOps = new Map(); // seq -> op, to know what an answer answers
 let participants = []; // who has the Activity open, as Discord says
 
 // --- words ---------------------------------------------------------------------------
@@ -618,7 +617,6 @@ function send(op, extra = {}) {
   if (!state) return;
   seq += 1;
   const frame = { type: "intent", seq, op, version: state.version, ...extra };
-  sentOps.set(seq, op);
   if (op !== "why") unanswered = frame;
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frame));
 }
@@ -631,7 +629,6 @@ function receive(frame) {
     case "done":
     case "duplicate":
       if (unanswered && unanswered.seq === frame.seq) unanswered = null;
-      if (frame.type === "done" && ["meld", "lay_off", "discard", "draw", "take"].includes(lastOp(frame))) picked.clear();
       if (frame.text) toast(frame.text, "done");
       break;
     case "refused":
@@ -660,9 +657,6 @@ function receive(frame) {
   }
 }
 
-function lastOp(frame) {
-  return sentOps.get(frame.seq);
-}
 
 function connect() {
   const url = new URL("ws", base);
