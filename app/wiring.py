@@ -11,6 +11,7 @@ from flows.config import GameConfig
 from flows.ending import Ending
 from flows.followups import FollowUps
 from flows.game import Game
+from flows.hints import HintBook
 from flows.history import History
 from flows.host_panel import HostPanels
 from flows.lobby import Lobby
@@ -81,36 +82,20 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
 
     handlers = Handlers()
     lobby = Lobby(config, work, moves, notifier, faces, refresher, panels)
-    play = Play(work, moves, tasks, refresher, notifier, hand_messages, faces, prefs)
+    hints = HintBook()  # one hint a position, for both doors
+    play = Play(work, moves, tasks, refresher, notifier, hand_messages, faces, prefs, hints)
     server_rules = ServerRules(db, tables)
     stats = Stats(db, server_rules.public_language)
     history = History(db, tables, faces)
     for flow in (lobby, play, stats, history):
         flow.bind(handlers)
     return Game(
-        config=config,
-        budget=budget,
-        faces=faces,
-        prefs=prefs,
-        nudges=nudges,
-        tables=tables,
-        work=work,
-        tasks=tasks,
-        moves=moves,
-        refresher=refresher,
-        notifier=notifier,
-        hand_messages=hand_messages,
-        automation=automation,
-        lobby=lobby,
-        play=play,
-        ending=Ending(work, refresher),
-        stats=stats,
-        server_rules=server_rules,
-        router=ComponentRouter(tables, handlers),
-        channels=channels,
-        history=history,
-        seasons=Seasons(db, server_rules.public_language),
-        results=results,
-        door=TableDoor(work, moves, prefs, hand_messages, refresher, tasks, lobby, notifier),
-        watchers=watchers,
+        config=config, budget=budget, faces=faces, prefs=prefs, nudges=nudges, tables=tables,
+        work=work, tasks=tasks, moves=moves, refresher=refresher, notifier=notifier,
+        hand_messages=hand_messages, automation=automation, lobby=lobby, play=play,
+        ending=Ending(work, refresher), stats=stats, server_rules=server_rules,
+        router=ComponentRouter(tables, handlers), channels=channels, history=history,
+        seasons=Seasons(db, server_rules.public_language), results=results,
+        door=TableDoor(work, moves, prefs, hand_messages, refresher, tasks, lobby, notifier, hints),
+        watchers=watchers, hints=hints,
     )

@@ -51,14 +51,6 @@ def think(table: Table, view: HandView, level: str, rng: random.Random) -> Actio
     return choose_action(view, level, rng, public_record(table))
 
 
-async def advise(table: Table, key: str) -> Action:
-    """A hint: the strongest computer player's move for seat ``key`` now, worked
-    out off the event loop; the same at the same moment whichever door asks."""
-    view = table.view_of(key)
-    rng = random.Random(f"{table.seed}:{table.hand_number}:{len(table.hand_log)}:{key}")
-    return await asyncio.to_thread(think, table, view, "expert", rng)
-
-
 def cards_of(action: Action) -> tuple[Card, ...]:
     """The cards a move puts down (none for a draw)."""
     if isinstance(action, MeldCards | LayOff):

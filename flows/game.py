@@ -15,6 +15,7 @@ from .automation import Automation
 from .channels import ChannelEvents
 from .config import GameConfig
 from .ending import Ending
+from .hints import HintBook
 from .history import History
 from .lobby import Lobby
 from .moves import Moves
@@ -61,6 +62,7 @@ class Game:
     # The Activity's door to the tables, and the pages watching them.
     door: TableDoor
     watchers: TableWatchers
+    hints: HintBook
 
     async def close(self) -> None:
         """Stop the timers and background work, then the table edits."""
@@ -69,3 +71,4 @@ class Game:
         await self.nudges.close()
         await self.tasks.close()
         await self.refresher.close()
+        self.hints.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import time
 from dataclasses import asdict, dataclass
@@ -33,7 +34,8 @@ from transport import callbacks
 from transport.handles import InteractionHandle
 from transport.private import Interaction
 
-from .automation import advise, cards_of
+from .automation import cards_of
+from .hints import HintBook
 from .moves import Moves
 from .prefs import PREF_NAMES, PlayerPrefs
 from .router import AfterLock, Handlers, refusal_text, refuse, seat_of, tell_closed_dms
@@ -95,7 +97,9 @@ class Play:
         hand_messages: HandMessages,
         faces: CardFaces,
         prefs: PlayerPrefs,
+        hints: HintBook,
     ) -> None:
+        self.hints = hints
         self.faces = faces
         self.prefs = prefs
         self.work = work
@@ -357,7 +361,13 @@ class Play:
         view = table.view_of(seat.key)
         if view.turn != seat.key:
             raise Refusal(_("Hints are for your own turn."))
-        advice = await advise(table, seat.key)
+        position = table.position
+        advice = await asyncio.shield(self.hints.ask(table, seat.key))
+        await table.lock.settled()
+        if table.position != position:
+            # A move by the other door while the expert thought: the hint is for a
+            # table that is gone.
+            raise OutOfDate()
         table.selections[seat.key] = [card.code for card in cards_of(advice)]
         hint = _("💡 Hint: {advice}", advice=render.advice(advice, view))
         await self.show_in_place(interaction, table, hint)

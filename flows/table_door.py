@@ -10,6 +10,7 @@ date (``Table.position``), so a move replayed after a reconnect, or sent twice
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
@@ -37,7 +38,8 @@ from presentation.table_state import table_state
 from tables import NotSaved, Refusal, Seat, Stage, Table, TableRegistry, TableWork
 
 from .activity_lobby import ActivityLobbies
-from .automation import advise, cards_of
+from .automation import cards_of
+from .hints import HintBook
 from .intents import MOVES, Answer, Intent
 from .lobby import Lobby
 from .moves import Moves
@@ -70,7 +72,9 @@ class TableDoor:
         tasks: Supervisor,
         lobby: Lobby,
         notifier: Notifier,
+        hints: HintBook,
     ) -> None:
+        self.hints = hints
         self.lobbies = ActivityLobbies(work, lobby, refresher, notifier)
         self.work = work
         self.tables: TableRegistry = work.tables
@@ -120,6 +124,10 @@ class TableDoor:
                     return await self.lobbies.rematch(user_id, table, intent.version)
                 if intent.op == "join":
                     return await self.lobbies.join(user_id, name, table, intent.version)
+                if intent.op == "hint":
+                    # Only looks: the expert thinks with the table free for moves.
+                    await table.lock.settled()
+                    return await self._hint(user_id, table)
                 async with table.lock:
                     return await self._act(user_id, table, intent)
             except NotSaved as refusal:
@@ -156,8 +164,6 @@ class TableDoor:
             raise Refusal(_(NOT_YOUR_TURN, who=table.name_of(view.turn)))
         if intent.op == "why":
             return Answer("why", self._why_not(table, seat, _cards(intent.cards)))
-        if intent.op == "hint":
-            return await self._hint(table, seat)
         if seat.autopilot:
             raise Refusal(_(AUTOPILOT))
         action = self._action(intent)
@@ -193,12 +199,33 @@ class TableDoor:
         dim buttons, word for word."""
         return HandLayout(table, seat.key, TEXT_CARDS).why_not(cards) or ""
 
-    async def _hint(self, table: Table, seat: Seat) -> Answer:
+    async def _hint(self, user_id: int, table: Table) -> Answer:
+        seat = self._seat_on_turn(user_id, table)
         if table.rules.hints is Hints.OFF:
             raise Refusal(_("This table plays without hints."))
-        advice = await advise(table, seat.key)
-        hint = _("💡 Hint: {advice}", advice=render.advice(advice, table.view_of(seat.key)))
+        view = table.view_of(seat.key)
+        position = table.position
+        advice = await asyncio.shield(self.hints.ask(table, seat.key))
+        if table.position != position:
+            raise Refusal(_(OUT_OF_DATE))
+        hint = _("💡 Hint: {advice}", advice=render.advice(advice, view))
         return Answer("hint", hint, [card.code for card in cards_of(advice)])
+
+    def _seat_on_turn(self, user_id: int, table: Table) -> Seat:
+        """The member's seat, when it is their turn in the hand being played."""
+        if self.tables.get(table.channel_id) is not table:
+            raise Refusal(_(NO_TABLE))
+        seat = table.seat_of_user(user_id)
+        if seat is None:
+            raise Refusal(_(NOT_SEATED))
+        if table.stage is Stage.LOBBY or table.match is None:
+            raise Refusal(_("The game has not started yet."))
+        if table.stage is not Stage.PLAYING:
+            raise Refusal(_("This hand is over."))
+        turn = table.view_of(seat.key).turn
+        if turn != seat.key:
+            raise Refusal(_(NOT_YOUR_TURN, who=table.name_of(turn)))
+        return seat
 
     async def _reclaim(self, table: Table, seat: Seat) -> Answer:
         if not seat.autopilot:

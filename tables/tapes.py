@@ -8,10 +8,11 @@ with any change that is undone, and they are recorded with the match.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from db import HandMoves
-from engine import Action, Hand
+from engine import Action, Hand, HouseRules
 from engine.expert import PublicRecord, record_of_moves
 from engine.tape import encode_move, parse_moves
 
@@ -60,11 +61,34 @@ def finished_tapes(table: Table) -> dict[int, HandMoves]:
     }
 
 
-def public_record(table: Table) -> PublicRecord:
-    """What every seat has seen of the current hand (from its tape), and the
-    match totals before it: the expert computer's memory. Replays the hand's
-    moves, so it is worked out off the event loop, with the table locked. A hand
-    under way before taping began has an empty record."""
+@dataclass(frozen=True)
+class RecordSource:
+    """What a hand's public record is replayed from, copied off the table: the
+    replay may then run on a worker thread while the table moves on."""
+
+    players: tuple[str, ...]
+    rules: HouseRules
+    dealer: int
+    seed: int
+    moves: str
+    totals: tuple[tuple[str, int], ...]
+    hand_number: int
+    # A hand under way before taping began: its record is known to be empty.
+    untaped: bool = False
+
+    def record(self) -> PublicRecord:
+        """The public record: what every seat has seen of the hand, and the match
+        totals before it (the expert computer's memory). Replays the hand's moves."""
+        totals = dict(self.totals)
+        if self.untaped:
+            return PublicRecord.of([], totals, self.hand_number)
+        dealt = Hand.deal(list(self.players), self.rules, self.dealer, self.seed)
+        moves = parse_moves(list(self.players), self.moves)
+        return record_of_moves(dealt, moves, totals, self.hand_number)
+
+
+def record_source(table: Table) -> RecordSource:
+    """The current hand's record, ready to replay (read with the table settled)."""
     match = table.match
     assert match is not None
     totals = match.totals
@@ -73,11 +97,20 @@ def public_record(table: Table) -> PublicRecord:
         totals = {p: total - outcome.scores[p] for p, total in totals.items()}
     number = match.hand_number
     tape = table.tapes[-1] if table.tapes and table.tapes[-1]["hand"] == number else None
+    hand = match.hand
+    players = tuple(match.players)
     if tape is None:
-        hand = match.hand
-        if hand == Hand.deal(match.players, match.rules, hand.dealer, hand.seed):
-            return record_of_moves(hand, [], totals, number)  # nobody has moved yet
-        return PublicRecord.of([], totals, number)
-    dealt = Hand.deal(match.players, match.rules, int(tape["dealer"]), int(tape["seed"]))
-    moves = parse_moves(match.players, str(tape["moves"]))
-    return record_of_moves(dealt, moves, totals, number)
+        # Nobody has moved yet, or the hand was under way before taping began.
+        fresh = hand == Hand.deal(match.players, match.rules, hand.dealer, hand.seed)
+        return RecordSource(players, match.rules, hand.dealer, hand.seed, "",
+                            tuple(totals.items()), number, untaped=not fresh)
+    return RecordSource(players, match.rules, int(tape["dealer"]), int(tape["seed"]),
+                        str(tape["moves"]), tuple(totals.items()), number)
+
+
+def public_record(table: Table) -> PublicRecord:
+    """What every seat has seen of the current hand (from its tape), and the
+    match totals before it: the expert computer's memory. Replays the hand's
+    moves, so it is worked out off the event loop, with the table locked. A hand
+    under way before taping began has an empty record."""
+    return record_source(table).record()
