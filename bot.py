@@ -38,6 +38,7 @@ from app.settings import Settings, SettingsError
 from app.standby import claim_shards, keep_shards
 from db import StorageError
 from transport.private import missing_private_parts, point_at
+from web.connections import raise_open_files_limit
 
 if TYPE_CHECKING:
     from fakediscord.local import LocalPlay
@@ -200,12 +201,16 @@ def main(argv: list[str] | None = None) -> int:
 
 def prepare(settings: Settings) -> None:
     """Logging, where Discord is, and the collector, before the bot starts."""
+    activity_secret = settings.activity.client_secret if settings.activity else ""
     setup_logging(
         logging.getLevelNamesMapping()[settings.log_level],
-        secrets=[settings.token],
+        secrets=[settings.token, activity_secret],
         json_lines=settings.log_format == "json",
     )
     point_at(settings.api_base, settings.gateway_url)
+    # Many systems start a service allowed 1,024 open files whatever its hard
+    # limit: the Activity's visitors must not use up what Discord needs.
+    raise_open_files_limit()
     # A click allocates thousands of short-lived objects (discord.py's parsed
     # events, requests, embeds), and a finished click is freed by reference
     # counting (see transport.events), so young collections find almost
@@ -334,8 +339,12 @@ def announce(local: LocalPlay, host: str, *, open_browser: bool) -> None:
           f"Open {local.url} to play (as Ann; {local.url}?as=bob plays as Bob).", flush=True)
     print("To run it on Discord instead, set DISCORD_TOKEN (see .env.example).", flush=True)
     if not is_loopback(host):
-        print(f"warning: the local page listens on {host}: anyone who can reach this machine "
-              "can act as any member.", file=sys.stderr, flush=True)
+        print(f"warning: the local page listens on {host}, with no password: anyone who can "
+              "reach this machine can read every player's cards, post and play as any member, "
+              "get the Activity's sign-in codes for them, and reach the bot's Activity server "
+              "through the page's proxy (although that server itself listens on 127.0.0.1 "
+              "only). Keep LOCAL_PLAY_HOST at 127.0.0.1 unless this network is yours alone.",
+              file=sys.stderr, flush=True)
     # Without a display, Python's browser of last resort is a text one that
     # would take over this terminal.
     graphical = sys.platform in ("darwin", "win32") or bool(

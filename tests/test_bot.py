@@ -224,3 +224,20 @@ def not_discord() -> Iterator[str]:
 def test_an_api_base_that_is_not_discord_is_one_line(tmp_path: Path, not_discord: str) -> None:
     code, stderr = run_bot(tmp_path, {"DISCORD_API_BASE": not_discord})
     assert_refused(code, stderr, 1, not_discord, "404")
+
+
+def test_the_activitys_client_secret_never_reaches_the_log(tmp_path: Path) -> None:
+    secret = "the-client-secret-of-this-test-123"
+    # Whatever would log the secret after start-up (an error's text, a request body).
+    prelude = (
+        "import logging\n"
+        "prepared = bot.prepare\n"
+        "def prepare(settings):\n"
+        "    prepared(settings)\n"
+        "    logging.getLogger('web').warning('form: client_secret=%s', settings.activity"
+        ".client_secret)\n"
+        "bot.prepare = prepare\n"
+    )
+    _code, stderr = run_bot(tmp_path, {"DISCORD_CLIENT_SECRET": secret}, prelude=prelude)
+    assert "form: client_secret=<redacted>" in stderr, stderr
+    assert secret not in stderr

@@ -26,6 +26,11 @@ class NotAuthorised(Exception):
     """Discord did not accept the code or token: the player's client must ask again."""
 
 
+class Misconfigured(Exception):
+    """Discord refused the bot's own credentials (a wrong client secret or id):
+    nobody can sign in until the host mends the settings."""
+
+
 class DiscordUnavailable(Exception):
     """Discord could not be asked (down, slow, or refused the bot): try again later."""
 
@@ -79,8 +84,13 @@ class ActivityApi:
             "code": code,
         }
         status, body = await self._ask("POST", "/oauth2/token", data=form)
+        said = body.get("error", status) if isinstance(body, dict) else status
+        if said == "invalid_client":
+            raise Misconfigured(
+                f"Discord refused client id {self.client_id} with the client secret given "
+                "(invalid_client): set DISCORD_CLIENT_SECRET to the secret of the bot's own "
+                "application (Developer Portal, OAuth2)")
         if status in (400, 401):
-            said = body.get("error", status) if isinstance(body, dict) else status
             raise NotAuthorised(str(said))
         if status != 200 or not isinstance(body, dict) or "access_token" not in body:
             raise DiscordUnavailable(f"the token endpoint answered {status}")

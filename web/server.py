@@ -9,11 +9,16 @@ plays the very tables the buttons play.
   with the client secret, asks Discord who the token belongs to and whether
   that member is in that instance, and issues a session for them there;
 - ``GET /ws``: each participant's WebSocket (``web.socket``).
+
+What strangers can hold is capped (``web.connections``), and so is what any
+one of them can ask: sign-ins per client before the allowance everybody
+shares (which keeps Discord's limits), frames per page and per member.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import time
 from typing import Any
@@ -22,37 +27,81 @@ from aiohttp import web
 
 from flows.table_door import TableDoor
 from flows.watchers import TableWatchers
-from transport.activity_api import ActivityApi, ActivityInstance, DiscordUnavailable, NotAuthorised
+from transport.activity_api import (
+    ActivityApi,
+    ActivityInstance,
+    DiscordUnavailable,
+    Misconfigured,
+    NotAuthorised,
+)
 
 from . import assets
+from .connections import REQUEST_WITHIN, CappedListener, connection_limit
+from .limits import Bucket, KeyedBuckets
+from .pages import OpenPages
 from .sessions import Session, Sessions
-from .socket import MAX_FRAME, Bucket, Participant, SeenIntents
+from .socket import MAX_FRAME, NOT_IN_INSTANCE, Participant, SeenIntents
+from .visitor_log import quiet_visitor_log
 
 log = logging.getLogger(__name__)
 
-# How long Discord's word on an instance's members is taken as still true.
+# How long Discord's word on an instance's members is taken as still true when
+# nobody needs it fresher (see web.socket's HELLO_FRESH and MOVE_FRESH).
 INSTANCE_FRESH = 15.0
+# A page's news that the participants changed makes Discord be asked again, at
+# most this often for one instance.
+RECHECK_EVERY = 2.0
 # Sign-ins a second, all pages together (each costs three requests to Discord,
 # on the bot's own rate limits): a flood is told to wait, Discord is not asked.
 SIGN_IN_BURST, SIGN_IN_RATE = 30, 5.0
+# ... and for any one client, before that: one client's flood of bad codes uses
+# up its own allowance, not everybody's.
+CLIENT_SIGN_IN_BURST, CLIENT_SIGN_IN_RATE = 6, 0.5
 MAX_TOKEN_BODY = 4096
 PAGE = "index.html"
-# The page's own rules for what it may load: only this server (Discord's proxy
-# adds its own on top).
+# Who may frame the page: Discord's own apps (the web client, and the Activity
+# proxy's origin), and this server itself (local play frames it through its own
+# proxy, on its own origin). Discord's proxy replaces this whole header with its
+# own policy; it holds where the page is served some other way.
+FRAMED_BY = "'self' https://discord.com https://*.discord.com https://*.discordsays.com"
 PAGE_HEADERS = {
     "Cache-Control": "no-store",
     "Content-Security-Policy": (
         "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-        "connect-src 'self' ws: wss:; frame-ancestors *"
+        f"connect-src 'self' ws: wss:; frame-ancestors {FRAMED_BY}"
     ),
     "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
 }
 ASSET_HEADERS = {"Cache-Control": "public, max-age=31536000, immutable",
-                 "X-Content-Type-Options": "nosniff"}
+                 "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+# Instead of aiohttp's name and version on every answer.
+SERVER_NAME = "rummy"
 
 
-def _refused(status: int, text: str) -> web.Response:
-    return web.json_response({"error": text}, status=status)
+def _refused(status: int, text: str, retry_after: float | None = None) -> web.Response:
+    headers = {} if retry_after is None else {"Retry-After": str(max(1, round(retry_after)))}
+    return web.json_response({"error": text}, status=status, headers=headers)
+
+
+def client_of(request: web.Request) -> str:
+    """Who sent a request, as far as can be told: its peer's address, or the
+    address that peer (a reverse proxy on this machine or its private network)
+    says it got the request from."""
+    peer = request.remote or "?"
+    forwarded = request.headers.get("X-Forwarded-For", "")
+    try:
+        proxied = ipaddress.ip_address(peer).is_private
+    except ValueError:
+        proxied = False
+    if proxied and forwarded:
+        # The proxy appends the address it saw: the last one is its own word.
+        return forwarded.rsplit(",", 1)[-1].strip()[:64] or peer
+    return peer
+
+
+async def _name_the_server(_request: web.Request, response: web.StreamResponse) -> None:
+    response.headers["Server"] = SERVER_NAME
 
 
 class ActivityServer:
@@ -68,12 +117,19 @@ class ActivityServer:
         self.api = api
         self.sessions = sessions
         self.seen = SeenIntents()
+        self.pages = OpenPages()
         self.assets = assets.load()
         self._instances: dict[str, tuple[float, ActivityInstance | None]] = {}
+        self._rechecks: dict[str, float] = {}
         self._runner: web.AppRunner | None = None
+        self._listener: CappedListener | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
         self.port: int | None = None
         self.participants: set[Participant] = set()
         self._sign_ins = Bucket(SIGN_IN_BURST, SIGN_IN_RATE)
+        self._client_sign_ins: KeyedBuckets[str] = KeyedBuckets(
+            CLIENT_SIGN_IN_BURST, CLIENT_SIGN_IN_RATE)
+        self._told_misconfigured = False
 
     def application(self) -> web.Application:
         app = web.Application(client_max_size=MAX_TOKEN_BODY)
@@ -81,19 +137,28 @@ class ActivityServer:
         app.router.add_get("/assets/{name}", self.asset)
         app.router.add_post("/api/token", self.token)
         app.router.add_get("/ws", self.socket)
+        app.on_response_prepare.append(_name_the_server)
         return app
 
     async def start(self, host: str, port: int) -> None:
-        self._runner = web.AppRunner(self.application(), access_log=None)
+        self._runner = web.AppRunner(self.application(), access_log=None,
+                                     keepalive_timeout=REQUEST_WITHIN,
+                                     logger=quiet_visitor_log())
         await self._runner.setup()
-        site = web.TCPSite(self._runner, host, port)
-        await site.start()
-        self.port = self._runner.addresses[0][1]
-        log.info("the Activity's table is served on http://%s:%s/", host, self.port)
+        assert self._runner.server is not None
+        self._listener = CappedListener(self._runner.server, connection_limit())
+        self.port = await self._listener.start(host, port)
+        log.info("the Activity's table is served on http://%s:%s/ (at most %d connections)",
+                 host, self.port, self._listener.limit)
 
     async def stop(self) -> None:
+        if self._listener is not None:
+            await self._listener.stop()
+            self._listener = None
         for participant in list(self.participants):
-            await participant.ws.close(code=1001, message=b"the bot is restarting")
+            await participant.end(1001, "the bot is restarting")
+        for task in list(self._tasks):
+            task.cancel()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -119,8 +184,13 @@ class ActivityServer:
 
     # --- who is playing ----------------------------------------------------------------
     async def token(self, request: web.Request) -> web.Response:
+        mine = self._client_sign_ins.of(client_of(request))
+        if not mine.take():
+            return _refused(429, "too many sign-ins from here: try again in a moment",
+                            mine.retry_after())
         if not self._sign_ins.take():
-            return _refused(429, "too many sign-ins at once: try again in a moment")
+            return _refused(429, "too many sign-ins at once: try again in a moment",
+                            self._sign_ins.retry_after())
         try:
             body: Any = await request.json()
         except (ValueError, web.HTTPRequestEntityTooLarge):
@@ -135,12 +205,18 @@ class ActivityServer:
         try:
             access_token, expires_in = await self.api.exchange_code(code)
             user_id, name = await self.api.user_of(access_token)
-            instance = await self._instance(instance_id, fresh=True)
+            instance = await self._instance(instance_id, max_age=0.0)
         except NotAuthorised:
             return _refused(401, "Discord did not accept that code: authorize again")
+        except Misconfigured as error:
+            if not self._told_misconfigured:
+                self._told_misconfigured = True
+                log.error("the Activity cannot sign anybody in: %s", error)
+            return _refused(503, "the Activity is not set up right on the bot's side: "
+                                 "tell whoever hosts the bot")
         except DiscordUnavailable as error:
             log.warning("could not check an Activity player with Discord: %s", error)
-            return _refused(503, "Discord could not be asked: try again in a moment")
+            return _refused(503, "Discord could not be asked: try again in a moment", 5)
         if instance is None or instance.channel_id is None or instance.guild_id is None:
             return _refused(403, "that is not an open instance of this Activity in a server")
         if user_id not in instance.users:
@@ -154,10 +230,11 @@ class ActivityServer:
             "user": {"id": str(user_id), "name": name},
         })
 
-    async def _instance(self, instance_id: str, *, fresh: bool = False) -> ActivityInstance | None:
+    async def _instance(self, instance_id: str, *,
+                        max_age: float = INSTANCE_FRESH) -> ActivityInstance | None:
         now = time.monotonic()
         known = self._instances.get(instance_id)
-        if known is not None and not fresh and now - known[0] < INSTANCE_FRESH:
+        if known is not None and now - known[0] < max_age:
             return known[1]
         instance = await self.api.instance(instance_id)
         self._instances[instance_id] = (now, instance)
@@ -167,10 +244,11 @@ class ActivityServer:
                 del self._instances[stale]
         return instance
 
-    async def in_instance(self, session: Session) -> bool:
-        """Whether the session's member is still in its instance, in its channel."""
+    async def in_instance(self, session: Session, max_age: float = INSTANCE_FRESH) -> bool:
+        """Whether the session's member is still in its instance, in its channel,
+        by Discord's word at most ``max_age`` seconds old."""
         try:
-            instance = await self._instance(session.instance_id)
+            instance = await self._instance(session.instance_id, max_age=max_age)
         except DiscordUnavailable:
             # Discord cannot be asked: the session was checked when issued.
             return True
@@ -180,12 +258,37 @@ class ActivityServer:
             and session.user_id in instance.users
         )
 
+    def participants_changed(self, session: Session) -> None:
+        """A page saw its instance's participants change: ask Discord who is
+        left (once per ``RECHECK_EVERY`` an instance), and close the pages of
+        whoever has gone."""
+        now = time.monotonic()
+        if now - self._rechecks.get(session.instance_id, -RECHECK_EVERY) < RECHECK_EVERY:
+            return
+        self._rechecks[session.instance_id] = now
+        if len(self._rechecks) > 4096:
+            self._rechecks = {key: at for key, at in self._rechecks.items()
+                              if now - at < RECHECK_EVERY}
+        task = asyncio.create_task(self._close_departed(session.instance_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _close_departed(self, instance_id: str) -> None:
+        try:
+            instance = await self._instance(instance_id, max_age=0.0)
+        except DiscordUnavailable:
+            return
+        for page in self.pages.in_instance(instance_id):
+            if instance is None or page.user_id not in instance.users:
+                await page.end(NOT_IN_INSTANCE, "you are not in this activity")
+
     # --- playing ---------------------------------------------------------------------
     async def socket(self, request: web.Request) -> web.WebSocketResponse:
-        ws = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=20.0)
+        # Pings are answered by web.socket, counted like any frame.
+        ws = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=20.0, autoping=False)
         await ws.prepare(request)
         participant = Participant(ws, self.door, self.watchers, self.sessions, self.seen,
-                                  self.in_instance)
+                                  self.in_instance, self.pages, self.participants_changed)
         self.participants.add(participant)
         try:
             await participant.run()

@@ -62,7 +62,8 @@ class Sessions:
 
     def read(self, token: object) -> Session:
         """The session ``token`` stands for; ``SessionRefused`` saying why not."""
-        if not isinstance(token, str) or token.count(".") != 1 or len(token) > 1024:
+        if (not isinstance(token, str) or token.count(".") != 1 or len(token) > 1024
+                or not token.isascii()):
             raise SessionRefused("not a session")
         body, signature = token.split(".")
         if not hmac.compare_digest(signature, self._sign(body)):

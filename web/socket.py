@@ -7,14 +7,20 @@ read gets the latest picture, never a queue of old ones). An intent whose
 ``seq`` the session has already seen is not played again: a page that lost
 its connection sends its last intent again and learns what became of it.
 
-A page that sends too much, too fast or what is not JSON is closed with a
-reason; a well-formed intent the game refuses is answered with the reason in
-the player's language and changes nothing.
+Every frame counts against the page's allowance and its member's (pings and
+pongs too: aiohttp would answer pings by itself, unseen and unlimited). A
+page that has not said hello within ``HELLO_WITHIN`` seconds of connecting is
+closed, however it keeps the line busy. A page that sends too much, too fast
+or what is not JSON is closed with a reason, sent first as a ``closing``
+frame, since Discord's proxy may not pass a close code on; a well-formed
+intent the game refuses is answered with the reason in the player's language
+and changes nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -27,6 +33,8 @@ from flows.intents import Answer, Intent, answer_frame
 from flows.table_door import TableDoor
 from flows.watchers import TableWatchers
 
+from .limits import Bucket
+from .pages import OpenPages
 from .sessions import Session, SessionRefused, Sessions
 
 log = logging.getLogger(__name__)
@@ -42,47 +50,44 @@ HELLO_WITHIN = 10.0
 # Close codes of our own (4000-4999 are the application's).
 SESSION_REFUSED = 4401
 NOT_IN_INSTANCE = 4403
+OPENED_ELSEWHERE = 4409
 TOO_FAST = 4429
 BAD_FRAME = 4400
 
 # Answers that change nothing: the picture the page has stays true.
 LOOKS = frozenset({"why", "log", "hint"})
 
-# Whether member ``user`` is in the instance (asked of Discord, briefly remembered).
-InInstance = Callable[[Session], Awaitable[bool]]
-
-
-class Bucket:
-    """A token bucket: ``take`` is False once a page sends faster than allowed."""
-
-    def __init__(self, burst: int = BURST, rate: float = RATE) -> None:
-        self.burst = burst
-        self.rate = rate
-        self.tokens = float(burst)
-        self.at = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+# Whether the session's member is in its instance, by Discord's word at most
+# ``max_age`` seconds old.
+InInstance = Callable[[Session, float], Awaitable[bool]]
+# Told that a page saw its instance's participants change.
+ParticipantsChanged = Callable[[Session], None]
+# How fresh Discord's word on the instance must be: to open a page, and to move.
+HELLO_FRESH = 2.0
+MOVE_FRESH = 5.0
 
 
 class SeenIntents:
     """The highest ``seq`` played for each session (a page numbers its intents
-    from 1; a session is one page's)."""
+    from 1; a session is one page's), forgotten once the session has expired."""
 
     def __init__(self) -> None:
-        self._seen: dict[str, int] = {}
+        self._seen: dict[str, tuple[int, float]] = {}
+        self._prune_at = 1024
 
     def fresh(self, session: Session, seq: int) -> bool:
-        return seq > self._seen.get(session.nonce, 0)
+        return seq > self._seen.get(session.nonce, (0, 0.0))[0]
 
     def played(self, session: Session, seq: int) -> None:
-        self._seen[session.nonce] = max(seq, self._seen.get(session.nonce, 0))
+        before = self._seen.get(session.nonce, (0, 0.0))[0]
+        self._seen[session.nonce] = (max(seq, before), session.expires)
+        if len(self._seen) >= self._prune_at:
+            now = time.time()
+            self._seen = {nonce: seen for nonce, seen in self._seen.items() if seen[1] > now}
+            self._prune_at = max(1024, 2 * len(self._seen))
+
+    def __len__(self) -> int:
+        return len(self._seen)
 
 
 class Participant:
@@ -96,6 +101,8 @@ class Participant:
         sessions: Sessions,
         seen: SeenIntents,
         in_instance: InInstance,
+        pages: OpenPages,
+        participants_changed: ParticipantsChanged,
     ) -> None:
         self.ws = ws
         self.door = door
@@ -103,17 +110,35 @@ class Participant:
         self.sessions = sessions
         self.seen = seen
         self.in_instance = in_instance
-        self.bucket = Bucket()
+        self.pages = pages
+        self.participants_changed = participants_changed
+        self.bucket = Bucket(BURST, RATE)
+        self.shared: Bucket | None = None  # the member's, once known
         self.session: Session | None = None
         self._changed = asyncio.Event()
         self._lock = asyncio.Lock()  # one intent at a time, in order
 
+    @property
+    def user_id(self) -> int:
+        return self.session.user_id if self.session is not None else 0
+
+    @property
+    def instance_id(self) -> str:
+        return self.session.instance_id if self.session is not None else ""
+
     async def run(self) -> None:
         try:
-            self.session = await self._hello()
-        except _Closing as closing:
-            await self.ws.close(code=closing.code, message=closing.reason.encode()[:120])
+            async with asyncio.timeout(HELLO_WITHIN):
+                self.session = await self._hello()
+        except TimeoutError:
+            await self.end(BAD_FRAME, "say hello first")
             return
+        except _Closing as closing:
+            await self.end(closing.code, closing.reason)
+            return
+        self.shared = self.pages.allowance(self.session.user_id)
+        for older in self.pages.opened(self):
+            await older.end(OPENED_ELSEWHERE, "the table is open in another window")
         channel = self.session.channel_id
         self.watchers.watch(channel, self._table_changed)
         pusher = asyncio.create_task(self._push_changes())
@@ -121,37 +146,55 @@ class Participant:
             await self._send_state()
             await self._read_intents()
         except _Closing as closing:
-            await self.ws.close(code=closing.code, message=closing.reason.encode()[:120])
+            await self.end(closing.code, closing.reason)
         finally:
+            self.pages.closed(self)
             self.watchers.unwatch(channel, self._table_changed)
             pusher.cancel()
             await asyncio.gather(pusher, return_exceptions=True)
 
+    async def end(self, code: int, reason: str) -> None:
+        """Close the page, saying why in a frame first: Discord's proxy may hand
+        the page a bare 1005 or 1006 instead of our code."""
+        if self.ws.closed:
+            return
+        with contextlib.suppress(ConnectionError):
+            await self._send({"type": "closing", "code": code, "reason": reason})
+        await self.ws.close(code=code, message=reason.encode()[:120])
+
     # --- in --------------------------------------------------------------------------
-    async def _receive(self, within: float | None = None) -> dict[str, Any] | None:
-        message = await self.ws.receive(timeout=within)
-        if message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED):
-            return None
-        if message.type is WSMsgType.ERROR:
-            # aiohttp closes a frame over MAX_FRAME itself, with 1009.
-            return None
-        if not self.bucket.take():
-            raise _Closing(TOO_FAST, "too many messages: slow down and reconnect")
-        if message.type is not WSMsgType.TEXT:
-            raise _Closing(BAD_FRAME, "frames are JSON text")
-        try:
-            data = json.loads(message.data)
-        except ValueError:
-            raise _Closing(BAD_FRAME, "frames are JSON text") from None
-        if not isinstance(data, dict):
-            raise _Closing(BAD_FRAME, "a frame is a JSON object")
-        return data
+    def _allowed(self) -> bool:
+        page = self.bucket.take()
+        member = self.shared.take() if self.shared is not None else True
+        return page and member
+
+    async def _receive(self) -> dict[str, Any] | None:
+        while True:
+            message = await self.ws.receive()
+            if message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED):
+                return None
+            if message.type is WSMsgType.ERROR:
+                # aiohttp closes a frame over MAX_FRAME itself, with 1009.
+                return None
+            if not self._allowed():
+                raise _Closing(TOO_FAST, "too many messages: slow down and reconnect")
+            if message.type is WSMsgType.PING:
+                await self.ws.pong(message.data)
+                continue
+            if message.type is WSMsgType.PONG:
+                continue  # the answer to the heartbeat's ping
+            if message.type is not WSMsgType.TEXT:
+                raise _Closing(BAD_FRAME, "frames are JSON text")
+            try:
+                data = json.loads(message.data)
+            except ValueError:
+                raise _Closing(BAD_FRAME, "frames are JSON text") from None
+            if not isinstance(data, dict):
+                raise _Closing(BAD_FRAME, "a frame is a JSON object")
+            return data
 
     async def _hello(self) -> Session:
-        try:
-            data = await self._receive(within=HELLO_WITHIN)
-        except TimeoutError:
-            raise _Closing(BAD_FRAME, "say hello first") from None
+        data = await self._receive()
         if data is None:
             raise _Closing(1000, "closed")
         if data.get("type") != "hello":
@@ -160,7 +203,7 @@ class Participant:
             session = self.sessions.read(data.get("session"))
         except SessionRefused as refused:
             raise _Closing(SESSION_REFUSED, str(refused)) from None
-        if not await self.in_instance(session):
+        if not await self.in_instance(session, HELLO_FRESH):
             raise _Closing(NOT_IN_INSTANCE, "you are not in this activity")
         return session
 
@@ -173,6 +216,10 @@ class Participant:
                 return
             if session.expires < time.time():
                 raise _Closing(SESSION_REFUSED, "the session has run out")
+            if data.get("type") == "participants":
+                # The page saw someone come or go: Discord is asked who is left.
+                self.participants_changed(session)
+                continue
             if data.get("type") != "intent":
                 await self._send({"type": "error", "text": "unknown frame type"})
                 continue
@@ -191,6 +238,8 @@ class Participant:
                     await self._send({"type": "duplicate", "seq": seq})
                     await self._send_state()
                     continue
+                if not await self.in_instance(session, MOVE_FRESH):
+                    raise _Closing(NOT_IN_INSTANCE, "you are not in this activity")
                 self.seen.played(session, seq)
                 answer = await self.door.act(session.user_id, session.channel_id, intent,
                                              name=session.name)

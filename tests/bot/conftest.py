@@ -154,3 +154,12 @@ def stop_bot(runners: dict[int, BotRunner]) -> StopBot:
             await bot.ws.close(code=1006)
 
     return stop
+
+
+@pytest.fixture
+async def pages() -> AsyncIterator[list[Any]]:
+    """The Activity's pages a test opens (``activity_pages.Participant``), closed after it."""
+    opened: list[Any] = []
+    yield opened
+    for page in opened:
+        await page.close()

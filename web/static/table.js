@@ -18,6 +18,9 @@ let ws = null;
 let session = null;
 let sdk = null;
 let retries = 0;
+// Why the server is closing the connection, said in a frame first: Discord's proxy
+// may hand the page a bare 1005 or 1006 instead of the code.
+let closing = null;
 let countdown = null;
 let whyTimer = null;
 let participants = []; // who has the Activity open, as Discord says
@@ -652,6 +655,9 @@ function receive(frame) {
       if (unanswered && unanswered.seq === frame.seq) unanswered = null;
       toast(frame.text || "");
       break;
+    case "closing":
+      closing = frame;
+      break;
     default:
       break;
   }
@@ -671,13 +677,16 @@ function connect() {
     banner(null);
   });
   ws.addEventListener("message", (event) => receive(JSON.parse(event.data)));
-  ws.addEventListener("close", async (event) => {
+  ws.addEventListener("close", async (closed) => {
+    const said = closing && (closed.code === 1005 || closed.code === 1006) ? closing : null;
+    const event = said ? { code: said.code, reason: said.reason } : closed;
+    closing = null;
     if (event.code === 4401) {
       await signIn(); // the session ran out: ask Discord again, silently
       connect();
       return;
     }
-    if (event.code === 4403 || event.code === 4429 || event.code === 4400) {
+    if ([4400, 4403, 4409, 4429].includes(event.code)) {
       banner(event.reason || "Closed");
       if (event.code !== 4429) return;
     } else {
@@ -728,6 +737,8 @@ async function start() {
   connect();
   sdk.subscribe(Events.ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE, (event) => {
     showParticipants(event.participants);
+    // Someone came or went: the server asks Discord who is left.
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "participants" }));
   });
   const present = await sdk.commands.getInstanceConnectedParticipants();
   showParticipants(present.participants);

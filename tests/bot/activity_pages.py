@@ -1,0 +1,133 @@
+"""The Activity's pages as their traffic reaches the real bot: sign-in,
+WebSocket, intents. Shared by the Activity's tests of the bot."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+from typing import Any
+
+import aiohttp
+
+from app.settings import ActivitySettings
+from bot import RummyBot
+from fakediscord import Actor, FakeDiscord
+
+from .conftest import FAST, LaunchBot, Server
+from .harness import TablePlayer
+from .test_play import in_turn_order, start_game
+
+ACTIVITY = dataclasses.replace(FAST, activity=True)
+
+
+async def launch_with_activity(server: Server, launch: LaunchBot) -> RummyBot:
+    server.emu.world.enable_activities()
+    settings = ActivitySettings(client_secret=server.emu.world.client_secret, port=0)
+    return await launch(ACTIVITY, activity=settings)
+
+
+class Participant:
+    """One member's Activity page, as its requests reach the bot."""
+
+    def __init__(self, bot: RummyBot, emu: FakeDiscord, actor: Actor) -> None:
+        assert bot.activity_server is not None and bot.activity_server.port is not None
+        self.base = f"http://127.0.0.1:{bot.activity_server.port}"
+        self.emu = emu
+        self.actor = actor
+        self.http = aiohttp.ClientSession()
+        self.ws: aiohttp.ClientWebSocketResponse | None = None
+        self.frames: list[dict[str, Any]] = []
+        self.session = ""
+        self.seq = 0
+        self._reader: asyncio.Task[None] | None = None
+        self.closed: tuple[int | None, str] | None = None
+
+    async def sign_in(self, instance_id: str) -> aiohttp.ClientResponse:
+        code = self.emu.world.issue_oauth_code(self.actor.id, ["identify"])
+        answer = await self.http.post(f"{self.base}/api/token",
+                                      json={"code": code, "instance_id": instance_id})
+        if answer.status == 200:
+            self.session = (await answer.json())["session"]
+        return answer
+
+    async def connect(self, session: str | None = None) -> None:
+        self.ws = await self.http.ws_connect(f"{self.base}/ws")
+        await self.ws.send_str(json.dumps({"type": "hello", "session": session or self.session}))
+        self._reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        async for message in self.ws:
+            if message.type is aiohttp.WSMsgType.TEXT:
+                self.frames.append(json.loads(message.data))
+        self.closed = (self.ws.close_code, "")
+
+    async def wait_closed(self) -> int | None:
+        assert self._reader is not None
+        await asyncio.wait_for(self._reader, 5)
+        assert self.closed is not None
+        return self.closed[0]
+
+    def state(self) -> dict[str, Any]:
+        return next(f for f in reversed(self.frames) if f["type"] == "state")
+
+    async def until(self, check: Any, what: str) -> None:
+        for _ in range(500):
+            if check():
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"waited in vain for {what}; last frames: {self.frames[-3:]}")
+
+    async def send(self, op: str, *, seq: int | None = None, **extra: Any) -> dict[str, Any]:
+        """Send an intent and return its answer (done, refused, duplicate...)."""
+        assert self.ws is not None
+        if seq is None:
+            self.seq += 1
+            seq = self.seq
+        frame = {"type": "intent", "seq": seq, "op": op, "version": self.state()["version"],
+                 **extra}
+        sent_at = len(self.frames)
+        await self.ws.send_str(json.dumps(frame))
+        await self.until(lambda: any(f.get("seq") == seq for f in self.frames[sent_at:]),
+                         f"the answer to {op}")
+        return next(f for f in self.frames[sent_at:] if f.get("seq") == seq)
+
+    async def drew(self) -> None:
+        """Draw from the stock (it must be this page's turn) and see the card."""
+        assert (await self.send("draw"))["type"] == "done"
+        await self.until(lambda: self.state()["phase"] == "play", "the drawn card")
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self._reader is not None:
+            await asyncio.gather(self._reader, return_exceptions=True)
+        await self.http.close()
+
+
+async def open_page(bot: RummyBot, server: Server, actor: Actor, pages: list[Participant],
+                    channel_id: int | None = None) -> Participant:
+    instance = server.emu.world.launch_activity(actor.id, channel_id or server.channel.id)
+    page = Participant(bot, server.emu, actor)
+    pages.append(page)
+    answer = await page.sign_in(instance.instance_id)
+    assert answer.status == 200, await answer.text()
+    await page.connect()
+    await page.until(lambda: any(f["type"] == "state" for f in page.frames), "the first state")
+    return page
+
+
+async def first_player_page(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> tuple[RummyBot, TablePlayer, Participant]:
+    """Ann and Bob dealt in, and the first to move with the Activity open."""
+    bot = await launch_with_activity(server, launch)
+    first, _second = await heads_up(server, bot)
+    return bot, first, await open_page(bot, server, first.actor, pages)
+
+
+async def heads_up(server: Server, bot: RummyBot) -> list[TablePlayer]:
+    seated = [server.player(server.ann), server.player(server.bob)]
+    await start_game(server, bot, seated)
+    return in_turn_order(bot, server, seated)
