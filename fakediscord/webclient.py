@@ -24,6 +24,7 @@ from aiohttp import WSMsgType, web
 from .activity_frame import ActivityFrame
 from .actors import Actor
 from .cast import Cast
+from .page_guard import page_guard
 from .server import FakeDiscord
 from .transcript import message_html, stylesheet
 from .world import Channel, Message
@@ -88,7 +89,7 @@ class WebClient:
     # -- serving -----------------------------------------------------------------------
 
     async def start(self, host: str, port: int) -> None:
-        app = web.Application()
+        app = web.Application(middlewares=[page_guard])
         app.router.add_get("/", self._index)
         app.router.add_get("/transcript.css", self._transcript_css)
         app.router.add_get("/ws", self._socket)
