@@ -9,7 +9,7 @@ tokens a week (``expires_in``); a refresh token replaces its access token.
 
 Expiries read the store's own clock (``now``): ``pass_time`` moves it on, so a
 test sees a token expire without waiting a week. The store is part of the
-world, pickled with it.
+world, saved with it.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ import re
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 
 from . import components as comp
 from . import layouts
@@ -141,43 +141,17 @@ class World:
         self.bot = self.create_user(bot_name, bot=True)
         self.application_id = self.bot.id  # true of every application made since 2019
         self.owner = self.create_user("app-owner")
-        for name, make in self._ADDED_LATER.items():
-            setattr(self, name, make())
-
-    # Attributes newer than some saved worlds: one read back without them gets them
-    # fresh. The client secret is the application's (its client id is application_id).
-    _ADDED_LATER: ClassVar[dict[str, Callable[[], Any]]] = {
-        "client_secret": new_secret,
-        "oauth": OAuthGrants,
-        "activities_enabled": lambda: False,  # Activities enabled in the portal
-        "activity_instances": dict,  # by instance id: ActivityInstance
-        "activity_launches": list,  # (user id, instance id), every launch in order
-    }
-    client_secret: str
-    oauth: OAuthGrants
-    activities_enabled: bool
-    activity_instances: dict[str, ActivityInstance]
-    activity_launches: list[tuple[int, str]]
+        # The application besides its bot: its secret (its client id is
+        # application_id), the grants people gave it, and its Activity.
+        self.client_secret = new_secret()
+        self.oauth = OAuthGrants()
+        self.activities_enabled = False  # Activities enabled in the portal
+        self.activity_instances: dict[str, ActivityInstance] = {}  # by instance id
+        self.activity_launches: list[tuple[int, str]] = []  # (user, instance), in order
 
     def _next_token(self) -> int:
         self.tokens_issued += 1
         return self.tokens_issued
-
-    # What a snapshot leaves out: who is waiting or listening now, in this process.
-    _PASSING = ("listeners", "_answer_waiters", "_channel_watchers")
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {name: value for name, value in self.__dict__.items()
-                if name not in self._PASSING}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        for name, make in self._ADDED_LATER.items():
-            if name not in state:
-                setattr(self, name, make())
-        self.listeners = []
-        self._answer_waiters = {}
-        self._channel_watchers = {}
 
     def changed(self) -> None:
         """Tell waiters (actors, ``wait_for``) that something may have changed."""

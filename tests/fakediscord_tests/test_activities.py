@@ -7,7 +7,6 @@ from __future__ import annotations
 import base64
 import re
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -18,7 +17,6 @@ from discord import app_commands
 from fakediscord import Actor, Channel, FakeDiscord, Guild, Interaction
 from fakediscord.oauth import CODE_LIFETIME, TOKEN_LIFETIME
 from fakediscord.ratelimits import RateLimits
-from fakediscord.snapshot import load_world, save_world
 from fakediscord.spec import validate_body, validate_response
 from fakediscord.world import InteractionType, World
 from tests.conftest import StartBot
@@ -524,41 +522,3 @@ async def test_an_application_without_activities_has_no_entry_point(
     status, body = await http("PUT", base, json=[{"name": "launch", "type": 4, "handler": 2}])
     assert (status, body["code"]) == (400, 50035) and "type" in body["errors"]["0"]
     assert len(fake_discord.take_problems()) == 1
-
-
-# -- a saved world ---------------------------------------------------------------------
-
-
-def test_a_saved_world_keeps_its_secret_activities_and_tokens(tmp_path: Path) -> None:
-    world = World()
-    guild = world.create_guild("Server")
-    games = world.create_channel(guild, "games")
-    alice = world.create_user("alice")
-    world.enable_activities()
-    instance = world.launch_activity(alice.id, games.id)
-    token = world.oauth.exchange(world.issue_oauth_code(alice.id, ["identify"]))
-    assert token is not None
-    pending = world.issue_oauth_code(alice.id, ["identify"])
-    save_world(world, tmp_path / "world.pickle")
-
-    loaded = load_world(tmp_path / "world.pickle")
-    assert loaded is not None
-    assert loaded.client_secret == world.client_secret and loaded.activities_enabled
-    assert loaded.entry_point() == world.entry_point()
-    kept = loaded.activity_instance(instance.instance_id)
-    assert kept is not None and kept.users == [alice.id]
-    assert loaded.activity_launches == [(alice.id, instance.instance_id)]
-    assert loaded.oauth.token(token.access_token) is not None
-    assert loaded.oauth.exchange(pending) is not None
-
-
-def test_a_world_saved_before_activities_reads_back_without_them(tmp_path: Path) -> None:
-    world = World()
-    for name in World._ADDED_LATER:
-        delattr(world, name)
-    save_world(world, tmp_path / "old.pickle")
-    loaded = load_world(tmp_path / "old.pickle")
-    assert loaded is not None
-    assert len(loaded.client_secret) == 32 and not loaded.activities_enabled
-    assert loaded.activity_instances == {} and loaded.activity_launches == []
-    assert loaded.oauth.token("anything") is None
