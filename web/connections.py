@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import resource
+from typing import cast
 
 from aiohttp import web
 
@@ -61,9 +62,10 @@ class _Full(asyncio.Protocol):
     """A connection past the limit: told to come back later, and closed."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.WriteTransport)
-        transport.write(FULL_ANSWER)
-        transport.close()
+        # A stream transport, though uvloop's is no subclass of asyncio's.
+        stream = cast(asyncio.Transport, transport)
+        stream.write(FULL_ANSWER)
+        stream.close()
 
 
 class CappedListener:
