@@ -20,9 +20,10 @@ MODE:
 - ``pings``: ``--connections`` WebSockets that never say hello but ping every
   4 s, and one more that pings as fast as it can.
 
-``--nofile N`` starts the bot with that limit on open files (systemd's default
-is 1,024). ``--bot-root DIR`` runs the bot of another checkout (a ``git
-worktree`` of an older commit), for a before-and-after in one sitting.
+``--nofile N`` starts the bot with that limit on open files, soft and hard
+(as systemd's LimitNOFILE=1024 sets them). ``--bot-root DIR`` runs the bot
+of another checkout (a ``git worktree`` of an older commit), for a
+before-and-after in one sitting.
 
 Not part of the test run, and it asserts nothing: it measures.
 """
@@ -34,7 +35,6 @@ import asyncio
 import contextlib
 import json
 import random
-import resource
 import shutil
 import socket
 import statistics
@@ -136,6 +136,11 @@ async def hint_flood(emu: FakeDiscord, scene: Scene, port: int, options: Options
             stop = time.perf_counter() + options.seconds_per_turn
             await asyncio.gather(*(
                 ask_hints(ws, attacker, seq, options.hint_rate, stop) for ws in flooders))
+            if attacker.ws is None or attacker.ws.closed:
+                # The bot closed the attacker's first page for the newer ones: the
+                # turn is played from a page opened now, as a person would.
+                attacker = await reopened(attacker)
+                pages[0 if pages[0].actor is attacker.actor else 1] = attacker
             await play_turn(attacker)
     finally:
         answers["ending"] = 1
@@ -164,6 +169,14 @@ async def wait_for_turn(pages: list[Page]) -> None:
             await pages[0].until(lambda state, now=now: state.get("version") != now)
         await asyncio.sleep(0.01)
     raise TimeoutError("the table never came back to a turn")
+
+
+async def reopened(page: Page) -> Page:
+    await page.close()
+    again = Page(page.base, page.emu, page.actor, page.channel)
+    await again.open()
+    await again.until(lambda state: bool(state.get("turn")))
+    return again
 
 
 async def play_turn(page: Page) -> None:
@@ -263,7 +276,7 @@ async def slowloris(port: int, options: Options) -> str:
 
 
 async def ping_flood(port: int, options: Options) -> str:
-    http = aiohttp.ClientSession()
+    http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
     sockets: list[aiohttp.ClientWebSocketResponse] = []
     try:
         for _ in range(options.connections):
@@ -296,9 +309,9 @@ async def ping_flood(port: int, options: Options) -> str:
                     await asyncio.sleep(0)
 
         await asyncio.gather(ping_slowly(), ping_fast())
-        for ws in sockets:
-            with contextlib.suppress(asyncio.TimeoutError):
-                await ws.receive(timeout=0.01)
+        # What the bot sent (a closing frame, its close) is read before counting.
+        for ws in [*sockets, fast]:
+            await read_to_close(ws)
         still = sum(1 for ws in sockets if not ws.closed)
         return (f"{len(sockets)} silent pinging sockets: {still} still open after "
                 f"{options.hold:g} s; the fast pinger sent {sent} pings and was "
@@ -310,14 +323,26 @@ async def ping_flood(port: int, options: Options) -> str:
         await http.close()
 
 
+async def read_to_close(ws: aiohttp.ClientWebSocketResponse) -> None:
+    with contextlib.suppress(asyncio.TimeoutError, ConnectionError, RuntimeError):
+        while not ws.closed:
+            message = await ws.receive(timeout=0.05)
+            if message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED,
+                                aiohttp.WSMsgType.ERROR):
+                return
+
+
 def open_still(sock: socket.socket) -> bool:
+    """Whether the bot still holds ``sock`` open (what it sent before closing is read)."""
     sock.setblocking(False)
     try:
-        return sock.recv(1, socket.MSG_PEEK) != b""
+        while sock.recv(4096):
+            pass
     except BlockingIOError:
         return True
     except OSError:
         return False
+    return False
 
 
 # --- the run ----------------------------------------------------------------------------------
@@ -330,14 +355,9 @@ async def run(options: Options) -> None:
     # One server a table: the others play in servers of their own.
     scene = Scene(emu, options.others + 1, 4, 1)
     env = {"DISCORD_CLIENT_SECRET": emu.world.client_secret, "WEB_PORT": str(port)}
-    limits = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if options.nofile is not None:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (options.nofile, limits[1]))
-    try:
-        bot = await BotProcess.start(emu, workdir / "rummy.sqlite3", workdir / "bot.log",
-                                     extra_env=env, root=options.bot_root)
-    finally:
-        resource.setrlimit(resource.RLIMIT_NOFILE, limits)
+    bot = await BotProcess.start(emu, workdir / "rummy.sqlite3", workdir / "bot.log",
+                                 extra_env=env, root=options.bot_root,
+                                 open_files=options.nofile)
     load: list[asyncio.Task[None]] = []
     try:
         await bot.wait_connected(emu)
@@ -379,6 +399,10 @@ async def run(options: Options) -> None:
         errors, warnings = bot.log_counts()
         print(f"  the bot logged {errors} errors and {warnings} warnings "
               f"({bot.log_path.stat().st_size} bytes of log)")
+        if errors:
+            lines = bot.log_tail(100_000).splitlines()
+            first = next(n for n, line in enumerate(lines) if "ERROR" in line)
+            print("  the first error:\n    " + "\n    ".join(lines[first:first + 12]))
     finally:
         for task in load:
             task.cancel()

@@ -13,9 +13,11 @@ import asyncio
 import contextlib
 import os
 import re
+import resource
 import signal
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from fakediscord.server import FakeDiscord
@@ -41,9 +43,11 @@ class BotProcess:
     @classmethod
     async def start(cls, emu: FakeDiscord, database: Path, log_path: Path, *,
                     log_level: str = "WARNING", extra_env: dict[str, str] | None = None,
-                    profile: Path | None = None, root: Path | None = None) -> BotProcess:
+                    profile: Path | None = None, root: Path | None = None,
+                    open_files: int | None = None) -> BotProcess:
         """``profile``: run the bot under cProfile, its statistics written there at exit;
-        ``root``: the checkout whose bot runs (by default this one)."""
+        ``root``: the checkout whose bot runs (by default this one); ``open_files``:
+        its limit on open files, soft and hard alike (as systemd's LimitNOFILE)."""
         root = (root or ROOT).resolve()
         env = dict(os.environ)
         # Every setting is given explicitly: a developer's .env must not point the
@@ -65,7 +69,8 @@ class BotProcess:
             runner = [sys.executable] + (["-m", "cProfile", "-o", str(profile)] if profile else [])
             process = await asyncio.create_subprocess_exec(
                 *runner, str(root / "bot.py"), cwd=str(root), env=env,
-                stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=asyncio.subprocess.STDOUT)
+                stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=asyncio.subprocess.STDOUT,
+                preexec_fn=None if open_files is None else _limit_open_files(open_files))
         finally:
             log.close()
         return cls(process, log_path, started)
@@ -142,6 +147,12 @@ class BotProcess:
                     self.process.kill()
                 await self.process.wait()
         return self.process.returncode
+
+
+def _limit_open_files(limit: int) -> Callable[[], None]:
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+    return limited
 
 
 def _kb(value: str | None) -> int:
