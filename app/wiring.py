@@ -15,6 +15,7 @@ from flows.hints import HintBook
 from flows.history import History
 from flows.host_panel import HostPanels
 from flows.lobby import Lobby
+from flows.lobby_seats import LobbySeats
 from flows.moves import Moves
 from flows.nudges import TurnNudges
 from flows.play import Play
@@ -22,6 +23,7 @@ from flows.prefs import PlayerPrefs
 from flows.results import MatchResults
 from flows.router import ComponentRouter, Handlers
 from flows.seasons import Seasons
+from flows.seat_moves import SeatMoves
 from flows.settings import ServerRules
 from flows.stats import Stats
 from flows.table_door import TableDoor
@@ -81,9 +83,13 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
     refresher.on_lost = channels.table_lost
 
     handlers = Handlers()
-    lobby = Lobby(config, work, moves, notifier, faces, refresher, panels)
-    hints = HintBook()  # one hint a position, for both doors
-    play = Play(work, moves, tasks, refresher, notifier, hand_messages, faces, prefs, hints)
+    # What a player does, whichever door: the chat's buttons or the Activity.
+    hints = HintBook()
+    seat_moves = SeatMoves(work, moves, hints, prefs, faces, refresher, notifier, hand_messages,
+                           tasks)
+    lobby_seats = LobbySeats(config, work, moves, notifier)
+    lobby = Lobby(config, work, lobby_seats, notifier, faces, refresher, panels)
+    play = Play(work, seat_moves, tasks, faces, prefs)
     server_rules = ServerRules(db, tables)
     stats = Stats(db, server_rules.public_language)
     history = History(db, tables, faces)
@@ -96,6 +102,6 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
         ending=Ending(work, refresher), stats=stats, server_rules=server_rules,
         router=ComponentRouter(tables, handlers), channels=channels, history=history,
         seasons=Seasons(db, server_rules.public_language), results=results,
-        door=TableDoor(work, moves, prefs, hand_messages, refresher, tasks, lobby, notifier, hints),
+        door=TableDoor(seat_moves, lobby_seats, work, prefs, refresher),
         watchers=watchers, hints=hints,
     )

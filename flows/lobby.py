@@ -5,19 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
-import time
 from dataclasses import dataclass
 
 import aiohttp
 import discord
 
-from engine import HouseRules, Match
+from engine import HouseRules
 from presentation import actions
 from presentation.actions import ComponentId
 from presentation.card_emoji import CardFaces
-from presentation.i18n import N_, _, current, label_on, n_, speaking
-from presentation.labels import REMATCH_LABEL
+from presentation.i18n import N_, _, current, n_, speaking
 from presentation.notify import Notifier
 from presentation.refresh import TableRefresher
 from presentation.render import rules_text
@@ -34,8 +31,9 @@ from transport.private import Interaction
 
 from .config import GameConfig
 from .host_panel import HostPanels
-from .moves import Moves
+from .lobby_seats import ALREADY_STARTED, LobbySeats, table_full
 from .router import Handlers, refusal_text, refuse
+from .seat_moves import Ask, Done, Door
 
 log = logging.getLogger(__name__)
 
@@ -66,10 +64,6 @@ def human_seat(user: discord.abc.User) -> Seat:
     return Seat(key=str(user.id), name=member_name(user), user_id=user.id, language=current().code)
 
 
-def table_full() -> str:
-    return n_("The table is full ({n} seat).", "The table is full ({n} seats).", MAX_SEATS)
-
-
 def table_link(table: Table) -> str:
     """A link to the table's message (to its channel until it has one)."""
     if table.message_id is None:
@@ -97,7 +91,7 @@ class Lobby:
         self,
         config: GameConfig,
         work: TableWork,
-        moves: Moves,
+        lobby_seats: LobbySeats,
         notifier: Notifier,
         faces: CardFaces,
         refresher: TableRefresher,
@@ -109,7 +103,7 @@ class Lobby:
         self.config = config
         self.work = work
         self.tables = work.tables
-        self.moves = moves
+        self.lobby_seats = lobby_seats
         self.notifier = notifier
         # Per channel: the Join clicks waiting for the table's lock together.
         self._joining: dict[int, list[WaitingJoin]] = {}
@@ -152,39 +146,15 @@ class Lobby:
         one who asks is seated as host; each other player joins with one click, and
         the game starts by itself once they all have."""
         ended = self.tables.ended(parsed.scope)
-        if ended is not None and ended.game_id != parsed.game:
-            await refuse(
-                interaction,
-                _(
-                    "A later game has been played here since that match: press **{rematch}** "
-                    "on the latest one, or `/rummy start` for a new game.",
-                    rematch=label_on(REMATCH_LABEL, ended.language),
-                ),
-            )
+        ask = Ask(interaction.user.id, Door.CHAT, name=member_name(interaction.user))
+        try:
+            self.lobby_seats.check_rematch(ended, ask, game=parsed.game)
+            if not await self._channel_is_free(interaction):
+                return
+            table = self.lobby_seats.rematch(ended, ask, game=parsed.game)
+        except Refusal as refusal:
+            await refuse(interaction, str(refusal))
             return
-        if ended is None or ended.match is None or not ended.match.is_over:
-            await refuse(
-                interaction,
-                _(
-                    "That match is no longer at hand (the bot restarted since): "
-                    "`/rummy start` opens a new game."
-                ),
-            )
-            return
-        if ended.seat_of_user(interaction.user.id) is None:
-            await refuse(interaction, _("Only the players of that match can call a rematch."))
-            return
-        if not await self._channel_is_free(interaction):
-            return
-        table = self._new_table(interaction, ended.rules, ended.language)
-        for seat in ended.seats:
-            if seat.user_id == interaction.user.id:
-                table.seats.append(human_seat(interaction.user))
-            elif seat.is_computer:
-                table.seats.append(Seat(key=seat.key, name=seat.name, level=seat.level))
-            else:
-                table.invited.append(seat.user_id)  # type: ignore[arg-type]
-        table.next_cpu_number = ended.next_cpu_number
         await self._post_lobby(interaction, table)
 
     async def _channel_is_free(
@@ -235,25 +205,8 @@ class Lobby:
 
     def _new_table(self, interaction: Interaction, rules: HouseRules, language: str) -> Table:
         assert interaction.channel_id is not None and interaction.guild_id is not None
-        return self.new_table(interaction.channel_id, interaction.guild_id, interaction.user.id,
-                              rules, language)
-
-    def new_table(
-        self, channel_id: int, guild_id: int, host_id: int, rules: HouseRules, language: str
-    ) -> Table:
-        """A table for a new lobby, dealt from the configured seed or a random one."""
-        return Table(
-            channel_id=channel_id,
-            guild_id=guild_id,
-            host_id=host_id,
-            rules=rules,
-            language=language,
-            seed=(
-                self.config.table_seed
-                if self.config.table_seed is not None
-                else random.SystemRandom().randrange(2**53)
-            ),
-        )
+        return self.lobby_seats.new_table(interaction.channel_id, interaction.guild_id,
+                                          interaction.user.id, rules, language)
 
     async def _post_lobby(self, interaction: Interaction, table: Table) -> None:
         try:
@@ -286,7 +239,7 @@ class Lobby:
 
     def _require_lobby(self, interaction: Interaction, table: Table) -> None:
         if table.stage is not Stage.LOBBY:
-            raise Refusal(_("This game has already started."))
+            raise Refusal(_(ALREADY_STARTED))
         if self._on_panel(interaction):
             return  # the host's controls: any of them, of this game (its id says)
         message = interaction.message
@@ -331,11 +284,8 @@ class Lobby:
     # --- Join, gathered --------------------------------------------------------------------
     def _seat_joiner(self, interaction: Interaction, table: Table) -> None:
         self._require_lobby(interaction, table)
-        if table.seat_of_user(interaction.user.id) is not None:
-            raise Refusal(_("You already have a seat at this table."))
-        if len(table.seats) >= MAX_SEATS:
-            raise Refusal(table_full())
-        table.seats.append(human_seat(interaction.user))
+        ask = Ask(interaction.user.id, Door.CHAT, name=member_name(interaction.user))
+        self.lobby_seats.take_seat(table, ask)
 
     async def join(
         self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]
@@ -406,10 +356,7 @@ class Lobby:
                         except Refusal as refusal:
                             refused[entry] = str(refusal)
                 if len(refused) < len(group):
-                    seated = {seat.user_id for seat in table.seats}
-                    if table.invited and seated.issuperset(table.invited):
-                        self.deal(table, time.time())  # the rematch: all are back
-                        dealt = True
+                    dealt = self.lobby_seats.deal_if_all_back(table)
                     await change.save()
         except NotSaved as not_saved:
             dealt = False
@@ -440,15 +387,12 @@ class Lobby:
         self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]
     ) -> None:
         self._require_lobby(interaction, table)
-        seat = table.seat_of_user(interaction.user.id)
-        if seat is None:
-            raise Refusal(_("You don't have a seat at this table."))
-        if interaction.user.id == table.host_id:
-            raise Refusal(_("You are the host: press Cancel to close the lobby instead."))
-        async with self.work.change(table, refresh=False) as change:
-            table.seats.remove(seat)
-            await change.save()
+
+        async def show_lobby(_done: Done) -> None:
             await self._show_lobby(interaction, table)
+
+        await self.lobby_seats.leave(table, Ask(interaction.user.id, Door.CHAT,
+                                                answer=show_lobby))
 
     async def add_computer(
         self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]
@@ -494,22 +438,12 @@ class Lobby:
                 )
             )
         async with self.work.change(table, refresh=self._on_panel(interaction)) as change:
-            self.deal(table, interaction.created_at.timestamp())
+            self.lobby_seats.deal(table, interaction.created_at.timestamp())
             await change.save()
             try:
                 await self._answer_host(interaction, table)
             finally:
                 self.notifier.dealt(table)
-
-    def deal(self, table: Table, when: float) -> None:
-        """Start the match: deal the first hand and start its first turn's clock."""
-        table.match = Match.start([seat.key for seat in table.seats], table.rules, table.seed)
-        table.stage = Stage.PLAYING
-        table.invited.clear()
-        dealer = table.name_of(table.match.hand.view_for(None).dealer)
-        table.new_hand_log(N_("Hand {number}: {dealer} dealt"), number=1, dealer=dealer)
-        table.last_human_action = when
-        self.moves.start_clock(table)
 
     async def cancel(
         self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]

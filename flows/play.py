@@ -1,57 +1,42 @@
-"""Playing: the table's buttons, `/rummy hand`, and each player's private hand message."""
+"""Playing in the chat: the table's buttons, `/rummy hand`, and each player's
+private hand message. The chat's own part is its form: opening hand messages,
+picking cards one click at a time, the settings view, answering in place.
+What a player's move does, its checks and refusals included, is
+``flows.seat_moves``'s, the same for the Activity's page."""
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import time
 from dataclasses import asdict, dataclass
 
-from engine import (
-    Action,
-    Card,
-    Discard,
-    DrawStock,
-    Hints,
-    LayOff,
-    MeldCards,
-    Phase,
-    TakeDiscard,
-)
-from presentation import actions, render
+from engine import Phase
+from presentation import actions
 from presentation.actions import ComponentId
 from presentation.card_emoji import CardFaces
-from presentation.hand_message import CLIENT_LANGUAGE, Choices, hand_layout, settings_layout
-from presentation.hand_messages import HandMessages
-from presentation.i18n import LANGUAGES, N_, _, current, label_on, speaking, use
-from presentation.labels import NEXT_HAND_LABEL
+from presentation.hand_message import CLIENT_LANGUAGE, hand_layout, settings_layout
+from presentation.i18n import LANGUAGES, _, current
 from presentation.layouts import Layout
-from presentation.notify import Notifier
-from presentation.refresh import TableRefresher
-from presentation.table_message import result_layout
+from presentation.render import rules_text
 from tables import HandMessage, NotSaved, Refusal, Stage, Table, TableWork
 from transport import callbacks
 from transport.handles import InteractionHandle
 from transport.private import Interaction
 
-from .automation import cards_of
-from .hints import HintBook
-from .moves import Moves
 from .prefs import PREF_NAMES, PlayerPrefs
 from .router import AfterLock, Handlers, refusal_text, refuse, seat_of, tell_closed_dms
+from .seat_moves import (
+    DRAW_FIRST,
+    EARLIER_HAND,
+    NOT_STARTED,
+    Ask,
+    Done,
+    Door,
+    SeatMoves,
+    on_turn,
+    picked,
+)
 from .tasks import Supervisor
-
-OUT_OF_DATE = N_("That was out of date: here is your hand as it is now.")
-NOT_STARTED = N_("The game has not started yet.")
-NOT_YOUR_TURN = N_("Not your turn yet: {who} is playing.")
-DRAW_FIRST = N_("Draw first: from the stock, or take the top of the discard pile.")
-
-
-class OutOfDate(Refusal):
-    """A click on a hand message from an earlier hand: its answer is the hand now."""
-
-    def __init__(self) -> None:
-        super().__init__(_(OUT_OF_DATE))
 
 
 @dataclass(frozen=True)
@@ -63,25 +48,15 @@ class HandOpening:
     changes: int  # table.changes when it was built
 
 
-def _hand_of_arg(parsed: ComponentId) -> str:
-    """The hand number a hand control was made for (its argument's first part)."""
-    return (parsed.arg or "").partition(".")[0]
+def _hand_of(parsed: ComponentId) -> int:
+    """The hand a hand message's control was made for (its argument's first
+    part); -1, an earlier hand, for a control that names none."""
+    number = (parsed.arg or "").partition(".")[0]
+    return int(number) if number.isdigit() else -1
 
 
-def _require_current_hand(table: Table, parsed: ComponentId) -> None:
-    if table.stage is Stage.HAND_OVER:
-        raise Refusal(_("This hand is over: press **{next_hand}** on the table.",
-                        next_hand=label_on(NEXT_HAND_LABEL, table.language)))
-    if table.stage is not Stage.PLAYING:
-        raise Refusal(_(NOT_STARTED))
-    if _hand_of_arg(parsed) != str(table.hand_number):
-        raise OutOfDate()
-
-
-def _selected(table: Table, key: str) -> list[Card]:
-    held = table.match.hand.hand_of(key) if table.match is not None else ()
-    codes = set(table.selections.get(key, []))
-    return [card for card in held if card.code in codes]
+def _selected(table: Table, key: str) -> tuple[str, ...]:
+    return tuple(table.selections.get(key, ()))
 
 
 class Play:
@@ -90,25 +65,18 @@ class Play:
     def __init__(
         self,
         work: TableWork,
-        moves: Moves,
+        seat_moves: SeatMoves,
         tasks: Supervisor,
-        refresher: TableRefresher,
-        notifier: Notifier,
-        hand_messages: HandMessages,
         faces: CardFaces,
         prefs: PlayerPrefs,
-        hints: HintBook,
     ) -> None:
-        self.hints = hints
-        self.faces = faces
-        self.prefs = prefs
         self.work = work
         self.tables = work.tables
-        self.moves = moves
+        self.seat_moves = seat_moves
+        self.hand_messages = seat_moves.hand_messages
         self.tasks = tasks
-        self.refresher = refresher
-        self.notifier = notifier
-        self.hand_messages = hand_messages
+        self.faces = faces
+        self.prefs = prefs
 
     def bind(self, handlers: Handlers) -> None:
         handlers.hand_in_place = self.show_in_place
@@ -121,6 +89,7 @@ class Play:
                 actions.PICK: self.pick,
                 actions.SELECT_CARDS: self.refresh,
                 actions.LAY_OFF_ONTO: self.refresh,
+                actions.WHY: self.refresh,
                 actions.SORT: self.sort,
                 actions.REFRESH: self.refresh,
                 actions.DRAW: self.draw,
@@ -137,16 +106,36 @@ class Play:
             }
         )
 
+    def _ask(self, interaction: Interaction, parsed: ComponentId | None = None, *,
+             answered: bool = False, note: str | None = None) -> Ask:
+        """The click as the shared flow reads it. ``answered``: the move's answer
+        is this hand message drawn anew (with ``note``, or the flow's own)."""
+        user = interaction.user
+        table = self.tables.get(interaction.channel_id or 0)
+        seat = table.seat_of_user(user.id) if table is not None else None
+
+        async def in_place(done: Done) -> None:
+            assert table is not None
+            await self.show_in_place(interaction, table, note or done.note or None)
+
+        return Ask(
+            user.id, Door.CHAT,
+            hand=_hand_of(parsed) if parsed is not None else None,
+            cards=_selected(table, seat.key) if table is not None and seat is not None else (),
+            answer=in_place if answered else None,
+        )
+
     # --- the member's language -----------------------------------------------------------
     async def language_command(self, interaction: Interaction, code: str | None) -> None:
         """`/rummy language`: read the bot in ``code`` from now on, anywhere (None:
         as the Discord app)."""
+        table = self.tables.get(interaction.channel_id or 0)
         try:
-            await self.prefs.choose_language(interaction.user.id, code)
+            await self.seat_moves.choose_language(table, self._ask(interaction), code,
+                                                  str(interaction.locale))
         except NotSaved as not_saved:
             await refuse(interaction, refusal_text(not_saved))
             return
-        use(self.prefs.language(interaction.user.id, interaction.locale))
         name = LANGUAGES[current().code]
         if code is None:
             text = _("I'll follow your Discord app's language: {language}.", language=name)
@@ -209,7 +198,7 @@ class Play:
     async def rules(
         self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]
     ) -> None:
-        await callbacks.send_message(interaction, render.rules_text(table.rules), ephemeral=True)
+        await callbacks.send_message(interaction, rules_text(table.rules), ephemeral=True)
 
     async def open_table(
         self, interaction: Interaction, _table: Table, _parsed: ComponentId, _values: list[str]
@@ -222,30 +211,17 @@ class Play:
         self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]
     ) -> None:
         message = interaction.message
-        if (
-            table.stage is not Stage.HAND_OVER
-            or parsed.arg != str(table.hand_number)
-            or (message is not None and message.id != table.message_id)
-        ):
-            raise Refusal(
-                _("That button is from an earlier hand; the next hand is already dealt.")
-            )
-        match = table.match
-        assert match is not None and match.hand.outcome is not None
-        with speaking(table.language):  # the public table
-            finished = result_layout(table, match.hand.outcome, self.faces, dealt_on=True)
-        async with self.work.change(table, refresh=False) as change:
-            self.moves.deal_next_hand(table)
-            await change.save()
-            # The answer only takes the button off the finished hand's message,
-            # which keeps its result; the new hand goes on a fresh message that
-            # the refresher posts after it, so the click is not answered late
-            # behind a channel message that waits on rate limits.
-            try:
-                await callbacks.update_message(interaction, controls=finished)
-            finally:
-                self.refresher.move(table)
-                self.notifier.dealt(table)
+        if message is not None and message.id != table.message_id:
+            raise Refusal(_(EARLIER_HAND))  # a finished hand's message, from before
+
+        async def take_the_button_off(done: Done) -> None:
+            assert done.finished is not None
+            await callbacks.update_message(interaction, controls=done.finished)
+
+        number = parsed.arg or ""
+        ask = Ask(interaction.user.id, Door.CHAT,
+                  hand=int(number) if number.isdigit() else -1, answer=take_the_button_off)
+        await self.seat_moves.next_hand(table, ask)
 
     # --- hand message: private, no game change ------------------------------------------
     async def show_in_place(
@@ -278,17 +254,13 @@ class Play:
         self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]
     ) -> None:
         """Put a card in the selection, or take it out again."""
-        seat = seat_of(interaction, table)
-        _require_current_hand(table, parsed)
+        ask = self._ask(interaction, parsed)
+        seat = on_turn(table, ask)
         assert table.match is not None
-        hand = table.match.hand  # a pick only needs the turn and the cards, not a view
-        if hand.turn != seat.key:
-            raise Refusal(_(NOT_YOUR_TURN, who=table.name_of(hand.turn)))
-        if hand.phase is not Phase.PLAY:
+        if table.match.hand.phase is not Phase.PLAY:
             raise Refusal(_(DRAW_FIRST))
         code = (parsed.arg or "").partition(".")[2]
-        if code not in {card.code for card in hand.hand_of(seat.key)}:
-            raise Refusal(_("That card is no longer in your hand."))
+        picked(table, seat, (code,))  # still in the hand
         chosen = table.selections.setdefault(seat.key, [])
         if code in chosen:
             chosen.remove(code)
@@ -317,15 +289,12 @@ class Play:
         self, interaction: Interaction, table: Table, _parsed: ComponentId, values: list[str]
     ) -> None:
         """Read the bot in another language from now on (or the client's again)."""
-        seat = seat_of(interaction, table)
+        seat_of(interaction, table)  # the settings are on a player's hand message
         chosen = values[0] if values else ""
         code = None if chosen == CLIENT_LANGUAGE else chosen
-        if code is not None and code not in LANGUAGES:
-            raise Refusal(_("That language is not one I speak."))
-        await self.prefs.choose_language(interaction.user.id, code)
-        use(self.prefs.language(interaction.user.id, interaction.locale))
-        seat.language = current().code
-        await self._show_settings(interaction, table, _("Saved."))
+        done = await self.seat_moves.choose_language(table, self._ask(interaction), code,
+                                                     str(interaction.locale))
+        await self._show_settings(interaction, table, done.note)
 
     async def _show_settings(
         self, interaction: Interaction, table: Table, note: str | None = None
@@ -353,39 +322,22 @@ class Play:
     ) -> None:
         """The strongest computer player's next move, shown and its cards picked,
         never played: the player still presses the move."""
+        done = await self.seat_moves.hint(table, self._ask(interaction, parsed))
         seat = seat_of(interaction, table)
-        _require_current_hand(table, parsed)
-        if table.rules.hints is Hints.OFF:
-            raise Refusal(_("This table plays without hints."))
-        assert table.match is not None
-        view = table.view_of(seat.key)
-        if view.turn != seat.key:
-            raise Refusal(_("Hints are for your own turn."))
-        position = table.position
-        advice = await asyncio.shield(self.hints.ask(table, seat.key))
-        await table.lock.settled()
-        if table.position != position:
-            # A move by the other door while the expert thought: the hint is for a
-            # table that is gone.
-            raise OutOfDate()
-        table.selections[seat.key] = [card.code for card in cards_of(advice)]
-        hint = _("💡 Hint: {advice}", advice=render.advice(advice, view))
-        await self.show_in_place(interaction, table, hint)
+        table.selections[seat.key] = list(done.cards)
+        await self.show_in_place(interaction, table, done.note)
 
     async def full_log(
         self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]
     ) -> None:
         """Every move of the hand so far, in a message of its own."""
-        seat_of(interaction, table)
-        await callbacks.send_message(interaction, render.hand_log_text(table), ephemeral=True)
+        done = self.seat_moves.log(table)
+        await callbacks.send_message(interaction, "\n".join(done.lines), ephemeral=True)
 
     async def sort(
         self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]
     ) -> None:
-        seat = seat_of(interaction, table)
-        _require_current_hand(table, parsed)
-        mode = table.sort_modes.get(seat.key, "rank")
-        table.sort_modes[seat.key] = "suit" if mode == "rank" else "rank"
+        self.seat_moves.sort(table, self._ask(interaction, parsed))
         await self.show_in_place(interaction, table)
 
     async def refresh(
@@ -395,83 +347,43 @@ class Play:
         await self.show_in_place(interaction, table)
 
     # --- hand message: game actions ---------------------------------------------------------
-    async def _act(
-        self, interaction: Interaction, table: Table, parsed: ComponentId, action: Action
-    ) -> None:
-        """Play one engine action for the clicking player: apply, save, answer;
-        the table and the next player follow once it is saved."""
-        seat = seat_of(interaction, table)
-        _require_current_hand(table, parsed)
-        if seat.autopilot:
-            raise Refusal(_("A computer is playing your seat: press Take my seat back first."))
-        async with self.work.change(table) as change:
-            self.moves.apply(table, seat.key, [action], by_human=True)
-            await change.save()
-            await self.show_in_place(interaction, table)
-
-    def _choices(self, interaction: Interaction, table: Table, parsed: ComponentId) -> Choices:
-        seat = seat_of(interaction, table)
-        _require_current_hand(table, parsed)
-        assert table.match is not None
-        view = table.view_of(seat.key)
-        if view.turn != seat.key:
-            raise Refusal(_(NOT_YOUR_TURN, who=table.name_of(view.turn)))
-        if view.phase is not Phase.PLAY:
-            raise Refusal(_(DRAW_FIRST))
-        return Choices.of(view, _selected(table, seat.key))
+    async def _play(self, interaction: Interaction, table: Table, parsed: ComponentId,
+                    op: str, meld: int | None = None) -> None:
+        """One move of the turn with the picked cards, answered in place once saved."""
+        ask = self._ask(interaction, parsed, answered=True)
+        if meld is not None:
+            ask = Ask(ask.user_id, ask.door, hand=ask.hand, cards=ask.cards, meld=meld,
+                      answer=ask.answer)
+        await self.seat_moves.play(table, ask, op)
 
     async def draw(
         self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]
     ) -> None:
-        await self._act(interaction, table, parsed, DrawStock())
+        await self._play(interaction, table, parsed, "draw")
 
     async def take(
         self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]
     ) -> None:
-        await self._act(interaction, table, parsed, TakeDiscard())
+        await self._play(interaction, table, parsed, "take")
 
     async def meld(
         self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]
     ) -> None:
-        choices = self._choices(interaction, table, parsed)
-        picked = tuple(_selected(table, seat_of(interaction, table).key))
-        if len(picked) < 3:
-            raise Refusal(_("Pick at least 3 cards to meld: 3 or 4 of one rank, or a run."))
-        # Not a legal meld: the engine says why, in its own words.
-        await self._act(interaction, table, parsed, choices.meld or MeldCards(picked))
+        await self._play(interaction, table, parsed, "meld")
 
     async def lay_off(
         self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]
     ) -> None:
-        choices = self._choices(interaction, table, parsed)
         meld = (parsed.arg or "").partition(".")[2]
-        fitting = [lay_off for lay_off in choices.lay_offs if str(lay_off.meld) == meld]
-        picked = tuple(_selected(table, seat_of(interaction, table).key))
-        if not picked:
-            raise Refusal(_("Pick the cards to lay off first."))
-        if not fitting and not meld.isdigit():
-            raise Refusal(_("There is no such meld on the table."))
-        # Not a legal lay-off: the engine says why, in its own words.
-        action = fitting[0] if fitting else LayOff(picked, int(meld))
-        await self._act(interaction, table, parsed, action)
+        await self._play(interaction, table, parsed, "lay_off",
+                         int(meld) if meld.isdigit() else None)
 
     async def discard(
         self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]
     ) -> None:
-        choices = self._choices(interaction, table, parsed)
-        picked = _selected(table, seat_of(interaction, table).key)
-        if len(picked) != 1:
-            raise Refusal(_("Pick exactly one card to discard."))
-        # Not a legal discard: the engine says why, in its own words.
-        await self._act(interaction, table, parsed, choices.discard or Discard(picked[0]))
+        await self._play(interaction, table, parsed, "discard")
 
     async def reclaim(
         self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]
     ) -> None:
-        seat = seat_of(interaction, table)
-        if not seat.autopilot:
-            raise Refusal(_("Your seat is already yours."))
-        async with self.work.change(table) as change:
-            self.moves.give_back(table, seat)
-            await change.save()
-            await self.show_in_place(interaction, table, _("Your seat is yours again."))
+        await self.seat_moves.reclaim(table, self._ask(interaction, answered=True))

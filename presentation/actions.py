@@ -83,6 +83,9 @@ class ComponentAction:
     locking: Locking = Locking.CHANGE
     # For host-only actions, what the refusal says the host alone can do.
     host_task: str = ""
+    # What the Activity's page names it in an intent ("" if the page cannot ask
+    # for it): one declaration of who may do it and how, for both doors.
+    intent: str = ""
 
     def id(self, scope: int | str, arg: str | int | None = None) -> str:
         """The custom id of this action's component; every hand message is dozens.
@@ -96,8 +99,8 @@ def table_scope(channel_id: int, game_id: str) -> str:
     return f"{channel_id}-{game_id}"
 
 
-JOIN = ComponentAction("join", Place.LOBBY, locking=Locking.GROUP)
-LEAVE = ComponentAction("leave", Place.LOBBY)
+JOIN = ComponentAction("join", Place.LOBBY, locking=Locking.GROUP, intent="join")
+LEAVE = ComponentAction("leave", Place.LOBBY, intent="leave")
 # The lobby's Rules: the rules for everyone, and for the host their controls too.
 LOBBY_RULES = ComponentAction("lrules", Place.LOBBY, locking=Locking.LOOK)
 ADD_COMPUTER = ComponentAction(
@@ -111,31 +114,36 @@ CANCEL = ComponentAction("cancel", Place.HOST, Who.HOST, host_task="cancel the g
 
 SHOW_HAND = ComponentAction("hand", Place.TABLE, Who.SEATED, locking=Locking.LOOK)
 RULES = ComponentAction("rules", Place.TABLE, locking=Locking.LOOK)
-NEXT_HAND = ComponentAction("next", Place.TABLE, Who.SEATED)
+NEXT_HAND = ComponentAction("next", Place.TABLE, Who.SEATED, intent="next_hand")
 # Launches the Activity: anyone may watch, only the seated play.
 OPEN_TABLE = ComponentAction("activity", Place.TABLE, locking=Locking.LOOK)
 # On a finished match's message: the table has left play, so it is answered
 # without one (its players are checked by the handler).
-REMATCH = ComponentAction("rematch", Place.TABLE)
+REMATCH = ComponentAction("rematch", Place.TABLE, intent="rematch")
 
 PICK = ComponentAction("pick", Place.HAND, Who.SEATED, locking=Locking.LOOK)
 # The card menu and the lay-off menu of earlier versions: a click on one
 # brings that hand message up to date.
 SELECT_CARDS = ComponentAction("cards", Place.HAND, Who.SEATED, locking=Locking.LOOK)
-SORT = ComponentAction("sort", Place.HAND, Who.SEATED, locking=Locking.LOOK)
+SORT = ComponentAction("sort", Place.HAND, Who.SEATED, locking=Locking.LOOK, intent="sort")
 REFRESH = ComponentAction("refresh", Place.HAND, Who.SEATED, locking=Locking.LOOK)
-DRAW = ComponentAction("draw", Place.HAND, Who.SEATED)
-TAKE = ComponentAction("take", Place.HAND, Who.SEATED)
-MELD = ComponentAction("meld", Place.HAND, Who.SEATED)
-LAY_OFF = ComponentAction("layoff", Place.HAND, Who.SEATED)
+DRAW = ComponentAction("draw", Place.HAND, Who.SEATED, intent="draw")
+TAKE = ComponentAction("take", Place.HAND, Who.SEATED, intent="take")
+MELD = ComponentAction("meld", Place.HAND, Who.SEATED, intent="meld")
+LAY_OFF = ComponentAction("layoff", Place.HAND, Who.SEATED, intent="lay_off")
 LAY_OFF_ONTO = ComponentAction("onto", Place.HAND, Who.SEATED)
-DISCARD = ComponentAction("discard", Place.HAND, Who.SEATED)
-RECLAIM = ComponentAction("reclaim", Place.HAND, Who.SEATED)
+DISCARD = ComponentAction("discard", Place.HAND, Who.SEATED, intent="discard")
+RECLAIM = ComponentAction("reclaim", Place.HAND, Who.SEATED, intent="reclaim")
 SETTINGS = ComponentAction("prefs", Place.HAND, Who.SEATED, locking=Locking.LOOK)
-HINT = ComponentAction("hint", Place.HAND, Who.SEATED, locking=Locking.LOOK)
-FULL_LOG = ComponentAction("log", Place.HAND, Who.SEATED, locking=Locking.LOOK)
+HINT = ComponentAction("hint", Place.HAND, Who.SEATED, locking=Locking.LOOK, intent="hint")
+# The hand's log is what everyone at the table saw: a watcher may read it too.
+FULL_LOG = ComponentAction("log", Place.HAND, locking=Locking.LOOK, intent="log")
 TOGGLE = ComponentAction("toggle", Place.HAND, Who.SEATED, locking=Locking.LOOK)
-LANGUAGE = ComponentAction("lang", Place.HAND, Who.SEATED, locking=Locking.LOOK)
+# The language a member reads the bot in: a watcher of the Activity chooses too.
+LANGUAGE = ComponentAction("lang", Place.HAND, locking=Locking.LOOK, intent="language")
+# Why the picked cards make no move: the Activity asks; the chat's hand message
+# says it under its dim buttons, and a click names it only to redraw.
+WHY = ComponentAction("why", Place.HAND, Who.SEATED, locking=Locking.LOOK, intent="why")
 
 LEADERBOARD_PAGE = ComponentAction("lb", Place.LEADERBOARD, locking=Locking.LOOK)
 
@@ -183,6 +191,7 @@ ACTIONS: dict[str, ComponentAction] = {
         LANGUAGE,
         HINT,
         FULL_LOG,
+        WHY,
         LEADERBOARD_PAGE,
         HISTORY_PAGE,
         HISTORY_MATCH,
@@ -192,6 +201,12 @@ ACTIONS: dict[str, ComponentAction] = {
         REPLAY_EXPORT,
         SHARE_STATS,
     )
+}
+
+
+# The actions the Activity's page may ask for, by the name it gives them.
+INTENTS: dict[str, ComponentAction] = {
+    action.intent: action for action in ACTIONS.values() if action.intent
 }
 
 

@@ -39,10 +39,8 @@ from .colours import SEAT_COLOURS
 from .hand_message import HandLayout, headline, sorted_hand
 from .i18n import LANGUAGES, _, card_text, current, label_on, n_, number
 from .labels import JOIN_LABEL, NEXT_HAND_LABEL, REMATCH_LABEL
+from .page_protocol import VERSION
 from .render import TEXT_CARDS, log_text, rules_summary
-
-# A version of the message's shape: a page built for another one reloads.
-FORMAT = 1
 
 
 def _colour(index: int) -> str:
@@ -87,7 +85,8 @@ def _legal(view: HandView) -> dict[str, Any]:
                 seen.add(key)
                 melds.append(_codes(action.cards))
         elif isinstance(action, LayOff):
-            lay_offs.append({"cards": _codes(action.cards), "meld": action.meld})
+            # The meld's number, from 1, as the page shows it and names it back.
+            lay_offs.append({"cards": _codes(action.cards), "meld": action.meld + 1})
         elif isinstance(action, Discard):
             discards.append(action.card.code)
     return {
@@ -191,7 +190,7 @@ def table_state(table: Table | None, viewer: Seat | None) -> dict[str, Any]:
     if table is None:
         return {
             "type": "state",
-            "format": FORMAT,
+            "format": VERSION,
             "language": code,
             "languages": LANGUAGES,
             "stage": "none",
@@ -202,7 +201,7 @@ def table_state(table: Table | None, viewer: Seat | None) -> dict[str, Any]:
     mode = table.sort_modes.get(key or "", "rank")
     state: dict[str, Any] = {
         "type": "state",
-        "format": FORMAT,
+        "format": VERSION,
         "version": table.position,
         "language": code,
         "languages": LANGUAGES,
@@ -237,7 +236,7 @@ def table_state(table: Table | None, viewer: Seat | None) -> dict[str, Any]:
             "discard_count": len(view.discard_pile),
             "melds": [
                 {
-                    "number": index,
+                    "number": index,  # from 1, as the lay-offs name it
                     "cards": _codes(meld.cards),
                     "owners": sorted({plain_name(table.name_of(owner)) for owner in meld.owners}),
                 }

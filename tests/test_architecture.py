@@ -404,3 +404,36 @@ def test_a_planted_long_function_is_found(tmp_path: Path) -> None:
         "flows.b:1 outer has 82 lines, more than 80",
         "flows.b:2 outer.inner has 81 lines, more than 80",
     ]
+
+
+# --- the browser's side is built like the server ------------------------------------------------
+def scripts(root: Path) -> dict[str, int]:
+    """Every JavaScript file of the product that is not vendored: its lines."""
+    found = {}
+    for path in sorted(root.rglob("*.js")):
+        relative = path.relative_to(root)
+        if (relative.parts[0] in NOT_PRODUCT or "vendor" in relative.parts
+                or "node_modules" in relative.parts
+                or any(part.startswith(".") for part in relative.parts)):
+            continue
+        found[relative.as_posix()] = len(path.read_text(encoding="utf-8").splitlines())
+    return found
+
+
+def long_scripts(found: dict[str, int]) -> list[str]:
+    return [f"{name} has {lines} lines, more than {MAX_MODULE_LINES}"
+            for name, lines in found.items() if lines > MAX_MODULE_LINES]
+
+
+def test_no_script_is_longer_than_a_module_may_be() -> None:
+    found = scripts(ROOT)
+    assert "web/static/main.js" in found and "fakediscord/web/client.js" in found
+    assert long_scripts(found) == []
+
+
+def test_a_planted_long_script_is_found(tmp_path: Path) -> None:
+    (tmp_path / "web").mkdir()
+    (tmp_path / "web" / "long.js").write_text("let x = 1;\n" * 601)
+    (tmp_path / "web" / "vendor").mkdir()
+    (tmp_path / "web" / "vendor" / "sdk.js").write_text("let x = 1;\n" * 5000)
+    assert long_scripts(scripts(tmp_path)) == ["web/long.js has 601 lines, more than 600"]

@@ -5,21 +5,43 @@ is served as ``name.<hash>.ext`` and cached for good: a new version of a file
 is a new name, which the page (never cached) asks for. References between the
 files are written ``@asset(path)`` and replaced by the hashed name, relative to
 the file that holds them: every file but the page lies flat in ``assets/``.
+A file's name depends on the names of the files it refers to, so files are
+named in the order of what refers to what; two files that refer to each
+other could never be named, and are an error.
+
+``protocol.js`` is written here, not kept: the page protocol's names, from
+``presentation.page_protocol``, its one owner.
 """
 
 from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 import mimetypes
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
+
+from presentation.page_protocol import described
 
 STATIC = Path(__file__).resolve().parent / "static"
 REFERENCE = re.compile(r"@asset\(([\w./-]+)\)")
-# The files that refer to others are hashed after those they refer to.
 TEXT_KINDS = (".css", ".js", ".html", ".svg", ".txt")
+
+
+def protocol_module() -> bytes:
+    """The page's module of the protocol's names (``presentation.page_protocol``)."""
+    lines = ["// Written by the bot's server from its page protocol: do not edit.\n"]
+    for name, value in described().items():
+        lines.append(f"export const {name} = Object.freeze({json.dumps(value, sort_keys=True)});\n")
+    return "".join(lines).encode("utf-8")
+
+
+# Files written when the server starts, by the path pages ask for them at.
+GENERATED: dict[str, Callable[[], bytes]] = {"protocol.js": protocol_module}
 
 
 @dataclass(frozen=True)
@@ -42,32 +64,43 @@ def _hashed(name: str, body: bytes) -> str:
     return f"{stem}.{digest}.{ext}" if dot else f"{name}.{digest}"
 
 
-def _order(path: Path) -> int:
-    """Files nothing refers to come last: the page, then the script that loads the rest."""
-    if path.suffix == ".html":
-        return 2
-    return 1 if path.name == "table.js" else 0
+def _in_order(bodies: dict[str, bytes], page: str) -> list[str]:
+    """The files, each after every file it refers to."""
+    graph: dict[str, set[str]] = {}
+    for name, body in bodies.items():
+        wanted = set()
+        if Path(name).suffix in TEXT_KINDS:
+            for found in REFERENCE.findall(body.decode("utf-8")):
+                if found not in bodies:
+                    raise AssetError(f"{name} refers to {found}, which is not a static file")
+                wanted.add(found)
+        graph[name] = wanted
+    try:
+        return list(TopologicalSorter(graph).static_order())
+    except CycleError as error:
+        raise AssetError(f"these files refer to each other, so none can be named: "
+                         f"{' -> '.join(error.args[1])}") from None
 
 
-def load(root: Path = STATIC, page: str = "index.html") -> dict[str, Asset]:
+def load(root: Path = STATIC, page: str = "index.html",
+         generated: dict[str, Callable[[], bytes]] | None = None) -> dict[str, Asset]:
     """Every static file by the path the page asks for it at; ``page`` is served
-    at ``""`` under its own name, never hashed."""
+    at ``""`` under its own name, never hashed. ``generated``: files written
+    here, by name (``GENERATED`` by default)."""
+    bodies = {path.relative_to(root).as_posix(): path.read_bytes()
+              for path in sorted(root.rglob("*")) if path.is_file()}
+    for name, write in (GENERATED if generated is None else generated).items():
+        bodies[name] = write()
     names: dict[str, str] = {}  # a file's path in the static folder -> its hashed name
     assets: dict[str, Asset] = {}
-    for path in sorted(root.rglob("*"), key=lambda p: (_order(p), str(p))):
-        if not path.is_file():
-            continue
-        name = path.relative_to(root).as_posix()
-        body = path.read_bytes()
-        if path.suffix in TEXT_KINDS:
+    for name in _in_order(bodies, page):
+        body = bodies[name]
+        if Path(name).suffix in TEXT_KINDS:
             def swap(found: re.Match[str], name: str = name) -> str:
-                wanted = found.group(1)
-                if wanted not in names:
-                    raise AssetError(f"{name} refers to {wanted}, which is not a static file")
-                return ("assets/" if name == page else "") + names[wanted]
+                return ("assets/" if name == page else "") + names[found.group(1)]
             body = REFERENCE.sub(swap, body.decode("utf-8")).encode("utf-8")
         content_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
-        if path.suffix == ".js":
+        if name.endswith(".js"):
             content_type = "text/javascript"
         if name == page:
             served = name

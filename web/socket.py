@@ -29,9 +29,21 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from flows.intents import Answer, Intent, answer_frame
 from flows.table_door import TableDoor
 from flows.watchers import TableWatchers
+from presentation.page_protocol import (
+    CLOSE_CODES,
+    CLOSING,
+    DUPLICATE,
+    ERROR,
+    HELLO,
+    INTENT,
+    LOOKS,
+    PARTICIPANTS,
+    Answer,
+    Intent,
+    answer_frame,
+)
 
 from .limits import Bucket
 from .pages import OpenPages
@@ -47,15 +59,11 @@ RATE = 8.0
 # A page that has not said hello by then is closed.
 HELLO_WITHIN = 10.0
 
-# Close codes of our own (4000-4999 are the application's).
-SESSION_REFUSED = 4401
-NOT_IN_INSTANCE = 4403
-OPENED_ELSEWHERE = 4409
-TOO_FAST = 4429
-BAD_FRAME = 4400
-
-# Answers that change nothing: the picture the page has stays true.
-LOOKS = frozenset({"why", "log", "hint"})
+SESSION_REFUSED = CLOSE_CODES["session_refused"]
+NOT_IN_INSTANCE = CLOSE_CODES["not_in_instance"]
+OPENED_ELSEWHERE = CLOSE_CODES["opened_elsewhere"]
+TOO_FAST = CLOSE_CODES["too_fast"]
+BAD_FRAME = CLOSE_CODES["bad_frame"]
 
 # Whether the session's member is in its instance, by Discord's word at most
 # ``max_age`` seconds old.
@@ -159,7 +167,7 @@ class Participant:
         if self.ws.closed:
             return
         with contextlib.suppress(ConnectionError):
-            await self._send({"type": "closing", "code": code, "reason": reason})
+            await self._send({"type": CLOSING, "code": code, "reason": reason})
         await self.ws.close(code=code, message=reason.encode()[:120])
 
     # --- in --------------------------------------------------------------------------
@@ -197,7 +205,7 @@ class Participant:
         data = await self._receive()
         if data is None:
             raise _Closing(1000, "closed")
-        if data.get("type") != "hello":
+        if data.get("type") != HELLO:
             raise _Closing(BAD_FRAME, "say hello first")
         try:
             session = self.sessions.read(data.get("session"))
@@ -216,26 +224,26 @@ class Participant:
                 return
             if session.expires < time.time():
                 raise _Closing(SESSION_REFUSED, "the session has run out")
-            if data.get("type") == "participants":
+            if data.get("type") == PARTICIPANTS:
                 # The page saw someone come or go: Discord is asked who is left.
                 self.participants_changed(session)
                 continue
-            if data.get("type") != "intent":
-                await self._send({"type": "error", "text": "unknown frame type"})
+            if data.get("type") != INTENT:
+                await self._send({"type": ERROR, "text": "unknown frame type"})
                 continue
             seq = data.get("seq")
             if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
-                await self._send({"type": "error", "text": "an intent needs a positive seq"})
+                await self._send({"type": ERROR, "text": "an intent needs a positive seq"})
                 continue
             try:
                 intent = Intent.parse(data)
             except ValueError as error:
-                await self._send({"type": "error", "seq": seq, "text": str(error)})
+                await self._send({"type": ERROR, "seq": seq, "text": str(error)})
                 continue
             async with self._lock:
                 if not self.seen.fresh(session, seq):
                     # Sent again after a reconnect: it was played (or refused) once.
-                    await self._send({"type": "duplicate", "seq": seq})
+                    await self._send({"type": DUPLICATE, "seq": seq})
                     await self._send_state()
                     continue
                 if not await self.in_instance(session, MOVE_FRESH):

@@ -52,7 +52,11 @@ class Server:
 
 @pytest.fixture
 def server(fake_discord: FakeDiscord) -> Server:
-    emu = fake_discord
+    return populate(fake_discord)
+
+
+def populate(emu: FakeDiscord) -> Server:
+    """The test server: a guild with two channels, seven members and a moderator."""
     guild = emu.create_guild("Card Club")
     channel = emu.create_text_channel(guild, "rummy")
     other = emu.create_text_channel(guild, "rummy-2")

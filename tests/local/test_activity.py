@@ -305,3 +305,24 @@ async def test_a_member_who_watches_shows_to_the_players_and_sees_no_hand(
     await players.locator(".watcher", has_text="Cat").wait_for(timeout=ACTION_TIMEOUT)
     assert await watching.locator("#hand .card").count() == 0
     assert await watching.locator(".seat.you").count() == 0
+
+
+async def test_a_note_in_the_old_language_goes_when_the_player_switches_language(
+    local_bot: LocalBot, browsing: Browsing
+) -> None:
+    _page, frame = await drawn_against_a_computer(local_bot, browsing)
+    # A careless tap: two cards picked, then the discard pile. The refusal shows,
+    # in English.
+    cards = frame.locator("#hand .card:not([disabled])")
+    await cards.nth(0).click()
+    await cards.nth(1).click()
+    await frame.locator("#discard").click()
+    toast = frame.locator("#toast")
+    await toast.wait_for(state="visible", timeout=ACTION_TIMEOUT)
+    refusal = await toast.text_content()
+    assert refusal
+    await frame.locator("#language").select_option("de")
+    await frame.locator("#status").filter(has_text="Du bist dran").wait_for(timeout=ACTION_TIMEOUT)
+    # What the page says now is German, the English refusal gone.
+    await toast.filter(has_text="Gespeichert.").wait_for(timeout=ACTION_TIMEOUT)
+    assert refusal not in (await toast.text_content() or "")

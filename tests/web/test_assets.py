@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from presentation.actions import INTENTS
+from presentation.page_protocol import CLOSE_CODES, VERSION
 from web.assets import AssetError, load
 
 
@@ -60,3 +62,43 @@ def test_a_file_that_compresses_is_kept_gzipped_too(tmp_path: Path) -> None:
     tiny = next(asset for name, asset in assets.items() if "tiny." in name)
     assert gzip.decompress(big.gzipped) == big.body and len(big.gzipped) < len(big.body) / 10
     assert tiny.gzipped == b""  # a file gzip would make bigger is served as it is
+
+
+def test_files_that_refer_to_each_other_are_an_error(tmp_path: Path) -> None:
+    write(tmp_path, {"index.html": '<script src="@asset(a.js)"></script>',
+                     "a.js": 'import "./@asset(b.js)";', "b.js": 'import "./@asset(a.js)";'})
+    with pytest.raises(AssetError, match="refer to each other"):
+        load(tmp_path)
+
+
+def test_a_module_is_named_after_what_it_imports_whatever_its_name(tmp_path: Path) -> None:
+    # "zz.js" sorts last and imports "aa.js", which imports "mm.js": each must be
+    # named before the file that names it, whatever the alphabet says.
+    write(tmp_path, {"index.html": '<script src="@asset(zz.js)"></script>',
+                     "zz.js": 'import "./@asset(aa.js)";', "aa.js": 'import "./@asset(mm.js)";',
+                     "mm.js": "export {};"})
+    assets = load(tmp_path, generated={})
+    named = {name.removeprefix("assets/").split(".")[0]: name.removeprefix("assets/")
+             for name in assets if name != "index.html"}
+    assert named["mm"] in assets["assets/" + named["aa"]].body.decode()
+    assert named["aa"] in assets["assets/" + named["zz"]].body.decode()
+
+
+def test_the_page_asks_for_every_module_at_once() -> None:
+    assets = load()
+    page = assets["index.html"].body.decode()
+    modules = [name for name, asset in assets.items() if asset.content_type == "text/javascript"]
+    assert modules
+    for name in modules:
+        assert name in page, f"{name} is not preloaded by the page"
+
+
+def test_the_pages_protocol_module_is_written_from_the_servers_protocol() -> None:
+    assets = load()
+    (module,) = [a for name, a in assets.items() if name.startswith("assets/protocol.")]
+    text = module.body.decode()
+    assert f"export const VERSION = Object.freeze({VERSION});" in text
+    for op in INTENTS:
+        assert f'"{op}": "{op}"' in text
+    for code in CLOSE_CODES.values():
+        assert str(code) in text

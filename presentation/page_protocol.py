@@ -1,0 +1,118 @@
+"""The Activity's page protocol, defined once here: what a page may ask for
+and with what, the kinds of frame it is sent, the codes its connection is
+closed with, and the version of it all. The page reads the same names from
+``protocol.js``, which the server writes from this module (``web.assets``).
+
+An intent names one of the buttons' own actions (``presentation.actions``),
+whose declaration says who may do it and how it waits for the table, for
+both doors. Melds are named by their number, from 1, as players see them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import INTENTS, ComponentAction, Locking
+
+# Changes whenever a frame's shape does: a page built for another version reloads.
+VERSION = 2
+
+# What a page sends.
+HELLO, INTENT, PARTICIPANTS = "hello", "intent", "participants"
+# What it is sent: its picture of the table, the answer to one of its intents,
+# and why its connection is about to close.
+STATE, CLOSING = "state", "closing"
+DONE, REFUSED, HINT, WHY, LOG, DUPLICATE, ERROR = (
+    "done", "refused", "hint", "why", "log", "duplicate", "error")
+ANSWERS = (DONE, REFUSED, HINT, WHY, LOG, DUPLICATE, ERROR)
+# Answers that change nothing: the picture the page has stays true.
+LOOKS = frozenset({WHY, LOG, HINT})
+
+# Why a connection is closed (4000-4999 are the application's own codes).
+CLOSE_CODES = {
+    "bad_frame": 4400,
+    "session_refused": 4401,
+    "not_in_instance": 4403,
+    "opened_elsewhere": 4409,
+    "too_fast": 4429,
+}
+
+
+def changes_table(op: str) -> bool:
+    """Whether the intent may change the table: then it names the picture
+    (``version``, the table's position) it was made on, and one made on an
+    older picture is refused."""
+    return INTENTS[op].locking is not Locking.LOOK
+
+
+@dataclass(frozen=True)
+class Intent:
+    """One thing a participant asked for; checked by ``parse``, then by the flows."""
+
+    op: str
+    cards: tuple[str, ...] = ()
+    meld: int | None = None  # the meld's number, from 1
+    version: str | None = None
+    language: str | None = None
+
+    @property
+    def action(self) -> ComponentAction:
+        return INTENTS[self.op]
+
+    @classmethod
+    def parse(cls, data: dict[str, Any]) -> Intent:
+        """An intent from a page's message; ``ValueError`` naming what is wrong."""
+        op = data.get("op")
+        if not isinstance(op, str) or op not in INTENTS:
+            raise ValueError(f"unknown op {op!r}")
+        cards = data.get("cards", [])
+        if not isinstance(cards, list) or len(cards) > 13 or not all(
+            isinstance(code, str) and len(code) <= 3 for code in cards
+        ):
+            raise ValueError("cards must be a list of at most 13 card codes")
+        meld = data.get("meld")
+        if meld is not None and (not isinstance(meld, int) or isinstance(meld, bool)
+                                 or not 1 <= meld <= 64):
+            raise ValueError("meld must be a meld's number")
+        version = data.get("version")
+        if changes_table(op) and not (isinstance(version, str) and len(version) <= 64):
+            raise ValueError("a move needs the version of the table it was made on")
+        language = data.get("language")
+        if language is not None and not isinstance(language, str):
+            raise ValueError("language must be a language code")
+        return cls(op, tuple(cards), meld, version if isinstance(version, str) else None,
+                   language)
+
+
+@dataclass
+class Answer:
+    """What the asker's page is told besides the table's new state."""
+
+    kind: str  # one of ANSWERS
+    text: str = ""
+    cards: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+
+def answer_frame(answer: Answer, seq: int) -> dict[str, Any]:
+    """The asker's answer as the page reads it."""
+    frame: dict[str, Any] = {"type": answer.kind, "seq": seq}
+    if answer.text:
+        frame["text"] = answer.text
+    if answer.cards:
+        frame["cards"] = answer.cards
+    if answer.lines:
+        frame["lines"] = answer.lines
+    return frame
+
+
+def described() -> dict[str, Any]:
+    """The whole protocol as plain data, for the page's module."""
+    return {
+        "VERSION": VERSION,
+        "OPS": {op: op for op in sorted(INTENTS)},
+        "FRAMES": {name.upper(): name for name in (HELLO, INTENT, PARTICIPANTS, STATE,
+                                                   CLOSING, *ANSWERS)},
+        "CLOSE": {name.upper(): code for name, code in CLOSE_CODES.items()},
+    }

@@ -1,0 +1,107 @@
+// The connection to the bot's server: intents out, numbered so that one sent
+// again after a reconnect is played once; pictures of the table and answers in.
+import { app, label } from "./@asset(state.js)";
+import { render } from "./@asset(drawing.js)";
+import { banner, showLog, toast } from "./@asset(outcome.js)";
+import { CLOSE, FRAMES } from "./@asset(protocol.js)";
+import { signIn } from "./@asset(signin.js)";
+import { richText } from "./@asset(text.js)";
+
+const RETRY_STEPS = [250, 500, 1000, 2000, 4000, 8000];
+// Closed for a reason a reconnect would not mend: the page says why and waits.
+const FINAL = new Set([CLOSE.BAD_FRAME, CLOSE.NOT_IN_INSTANCE, CLOSE.OPENED_ELSEWHERE]);
+const $ = (id) => document.getElementById(id);
+
+export function send(op, extra = {}) {
+  if (!app.state) return;
+  app.seq += 1;
+  const frame = { type: FRAMES.INTENT, seq: app.seq, op, version: app.state.version, ...extra };
+  if (op !== "why") app.unanswered = frame;
+  if (app.ws && app.ws.readyState === WebSocket.OPEN) app.ws.send(JSON.stringify(frame));
+}
+app.send = send;
+
+function answered(frame) {
+  if (app.unanswered && app.unanswered.seq === frame.seq) app.unanswered = null;
+}
+
+function receive(frame) {
+  switch (frame.type) {
+    case FRAMES.STATE:
+      render(frame);
+      break;
+    case FRAMES.DONE:
+    case FRAMES.DUPLICATE:
+      answered(frame);
+      if (frame.text) toast(frame.text, "done");
+      break;
+    case FRAMES.REFUSED:
+      answered(frame);
+      toast(frame.text);
+      break;
+    case FRAMES.WHY:
+      if (app.picked.size) richText($("why"), frame.text ? `✋ ${frame.text}` : "");
+      break;
+    case FRAMES.HINT:
+      answered(frame);
+      app.picked = new Set(frame.cards || []);
+      toast(frame.text, "hint");
+      if (app.state) render(app.state);
+      break;
+    case FRAMES.LOG:
+      answered(frame);
+      showLog(frame.lines || []);
+      break;
+    case FRAMES.ERROR:
+      answered(frame);
+      toast(frame.text || "");
+      break;
+    case FRAMES.CLOSING:
+      app.closing = frame;
+      break;
+    default:
+      break;
+  }
+}
+
+export function connect() {
+  const url = new URL("ws", new URL(".", location.href));
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(url);
+  app.ws = ws;
+  ws.addEventListener("open", () => {
+    app.retries = 0;
+    ws.send(JSON.stringify({ type: FRAMES.HELLO, session: app.session }));
+    // An intent that got no answer before the connection dropped is sent again:
+    // the server plays a seq once, and answers a repeat with where things stand.
+    if (app.unanswered) ws.send(JSON.stringify(app.unanswered));
+    banner(null);
+  });
+  ws.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+  ws.addEventListener("close", async (closed) => {
+    const said = app.closing && (closed.code === 1005 || closed.code === 1006) ? app.closing : null;
+    const event = said ? { code: said.code, reason: said.reason } : closed;
+    app.closing = null;
+    if (event.code === CLOSE.SESSION_REFUSED) {
+      await signIn(); // the session ran out: ask Discord again, silently
+      connect();
+      return;
+    }
+    if (FINAL.has(event.code) || event.code === CLOSE.TOO_FAST) {
+      banner(event.reason || "Closed");
+      if (FINAL.has(event.code)) return;
+    } else {
+      banner(label("reconnecting") || "Reconnecting…");
+    }
+    const wait = RETRY_STEPS[Math.min(app.retries, RETRY_STEPS.length - 1)];
+    app.retries += 1;
+    setTimeout(connect, wait);
+  });
+}
+
+// Someone came or went: the server asks Discord who is left.
+export function participantsChanged() {
+  if (app.ws && app.ws.readyState === WebSocket.OPEN) {
+    app.ws.send(JSON.stringify({ type: FRAMES.PARTICIPANTS }));
+  }
+}
