@@ -1,11 +1,28 @@
-"""fakediscord: a local Discord that speaks Discord's wire protocol, for end-to-end tests.
+"""fakediscord: a stand-in for Discord on this machine, speaking Discord's wire
+protocol. The end-to-end tests run the real bot on it, and so does local play
+(``python bot.py`` with no token, in the browser).
 
 The real, unmodified discord.py client logs in to it over HTTP and a websocket
 on 127.0.0.1 (a random free port), syncs its slash commands, and is then
-driven by test users ("actors") who type commands, click buttons and pick
-options the way people do in Discord's client. Nothing is mocked inside
-discord.py: what passes here went through discord.py's own HTTP, webhook and
-gateway code.
+driven by people ("actors", or a person in local play's page) who type
+commands, click buttons and pick options the way people do in Discord's
+client. Nothing is mocked inside discord.py: what passes here went through
+discord.py's own HTTP, webhook and gateway code.
+
+By concern:
+
+- the stand-in: ``server`` (HTTP and the gateway, ``gateway``), ``world`` and
+  ``models`` (everything that exists), ``oauth``, ``commands`` and
+  ``command_rules``, ``components``, ``layouts`` and ``emojis`` (what a
+  message may hold), ``payloads`` (Discord's JSON shapes), ``spec`` (every
+  request checked against Discord's OpenAPI description);
+- ``rest/``: the REST routes, each request's checks, rate limits, the traffic
+  seen and the faults a test injects;
+- ``transcript/``: messages drawn as Discord's app draws them, as HTML, and
+  photographed;
+- ``local/``: local play, its page, Discord's app around the Activity, and the
+  world kept between runs;
+- ``actors`` and ``harness``: simulated people, and a bot run on the stand-in.
 
 Quick start (pytest; the fixtures live in ``tests/conftest.py``)
 ------------------------------------------------------------------
@@ -256,10 +273,10 @@ emojis' rules), ``oauth`` (OAuth2 codes and tokens), ``actors``,
 """
 
 from .actors import Actor, Reply
-from .faults import Fault
 from .harness import BotRunner, point_discord_at, run_client
+from .rest.faults import Fault
+from .rest.traffic import RecordedRequest
 from .server import FakeDiscord
-from .traffic import RecordedRequest
 from .world import AppEmoji, Channel, Guild, Interaction, Message, Role, User
 
 __all__ = [

@@ -19,11 +19,11 @@ from aiohttp import web
 
 from . import emojis, payloads
 from .actors import Actor, Reply
-from .faults import Fault, FaultInjector
 from .gateway import PRIVILEGED, Gateway
-from .ratelimits import RateLimits
-from .rest import API_PREFIX, RestApi
-from .traffic import RecordedRequest, TrafficLog
+from .rest.faults import Fault, FaultInjector
+from .rest.ratelimits import RateLimits
+from .rest.routes import API_PREFIX, RestApi
+from .rest.traffic import RecordedRequest, TrafficLog
 from .world import (
     BOT_PERMISSIONS,
     AppEmoji,

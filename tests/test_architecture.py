@@ -427,7 +427,7 @@ def long_scripts(found: dict[str, int]) -> list[str]:
 
 def test_no_script_is_longer_than_a_module_may_be() -> None:
     found = scripts(ROOT)
-    assert "web/static/main.js" in found and "fakediscord/web/client.js" in found
+    assert "web/static/main.js" in found and "fakediscord/local/web/client.js" in found
     assert long_scripts(found) == []
 
 

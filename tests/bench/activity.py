@@ -1,5 +1,8 @@
 """Activity benchmark: ``python -m tests.bench.activity [--moves N] [--load-tables N]``.
 
+``--bot-root DIR`` runs the bot of another checkout (a ``git worktree`` of an
+older commit), for a before-and-after in one sitting.
+
 The real bot runs as ``python bot.py`` in its own process, on the emulator in
 this one, with its Activity on. Two members sit at one table and both play
 through the Activity, each with the WebSocket a page holds: a move's journey
@@ -173,7 +176,7 @@ async def button_moves(emu: FakeDiscord, host: Actor, guest: Actor, channel: Cha
     return len(emu.world.interactions) - before
 
 
-async def run(moves: int, load_tables: int, think: float) -> None:
+async def run(moves: int, load_tables: int, think: float, bot_root: Path | None = None) -> None:
     workdir = Path(tempfile.mkdtemp(prefix="rummy-activity-"))
     emu: FakeDiscord = make_emulator(LoadOptions())
     await emu.start()
@@ -181,7 +184,7 @@ async def run(moves: int, load_tables: int, think: float) -> None:
     port = free_port()
     scene = Scene(emu, load_tables + 2, 4, 10)
     bot = await BotProcess.start(emu, workdir / "rummy.sqlite3", workdir / "bot.log", extra_env={
-        "DISCORD_CLIENT_SECRET": emu.world.client_secret, "WEB_PORT": str(port)})
+        "DISCORD_CLIENT_SECRET": emu.world.client_secret, "WEB_PORT": str(port)}, root=bot_root)
     pages: list[Page] = []
     load: list[asyncio.Task[None]] = []
     try:
@@ -247,12 +250,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=300)
     parser.add_argument("--load-tables", type=int, default=0)
     parser.add_argument("--think", type=float, default=2.0)
+    parser.add_argument("--bot-root", type=Path,
+                        help="the checkout whose bot runs (a git worktree of another commit)")
     options = parser.parse_args(argv)
     if options.moves < 1 or options.load_tables < 0 or options.think < 0:
         print("error: --moves must be at least 1, --load-tables and --think not negative",
               file=sys.stderr)
         return 2
-    asyncio.run(run(options.moves, options.load_tables, options.think))
+    asyncio.run(run(options.moves, options.load_tables, options.think, options.bot_root))
     return 0
 
 

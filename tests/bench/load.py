@@ -52,7 +52,7 @@ from pathlib import Path
 import uvloop
 
 from fakediscord.actors import Actor
-from fakediscord.ratelimits import RateLimits
+from fakediscord.rest.ratelimits import RateLimits
 from fakediscord.server import FakeDiscord
 from fakediscord.world import Channel, Guild, Interaction
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from fakediscord.traffic import RecordedRequest
+from fakediscord.rest.traffic import RecordedRequest
 from fakediscord.world import Interaction, World
 
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"

@@ -10,7 +10,7 @@ from bot import RummyBot
 from db import LiveTable
 from fakediscord import FakeDiscord
 from fakediscord.actors import Reply
-from fakediscord.faults import Fault
+from fakediscord.rest.faults import Fault
 from tests.waiting import until
 
 from .conftest import LaunchBot, Server

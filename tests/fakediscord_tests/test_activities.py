@@ -16,7 +16,7 @@ from discord import app_commands
 
 from fakediscord import Actor, Channel, FakeDiscord, Guild, Interaction
 from fakediscord.oauth import CODE_LIFETIME, TOKEN_LIFETIME
-from fakediscord.ratelimits import RateLimits
+from fakediscord.rest.ratelimits import RateLimits
 from fakediscord.spec import validate_body, validate_response
 from fakediscord.world import InteractionType, World
 from tests.conftest import StartBot

@@ -11,7 +11,7 @@ import discord.http
 import pytest
 
 from fakediscord import FakeDiscord, point_discord_at, run_client
-from fakediscord.traffic import ENV_VAR
+from fakediscord.rest.traffic import ENV_VAR
 from tests.conftest import StartBot
 
 from .conftest import Scene

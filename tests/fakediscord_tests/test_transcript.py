@@ -17,8 +17,8 @@ import pytest
 from PIL import Image
 
 from fakediscord import Actor, Channel, FakeDiscord, Message
-from fakediscord import photograph as photo
-from fakediscord.transcript import message_html, render, stylesheet
+from fakediscord.transcript import photograph as photo
+from fakediscord.transcript.messages import message_html, render, stylesheet
 from fakediscord.world import InteractionType
 
 NOW = 1_900_000_000  # a fixed "now" for relative timestamps: 2030-03-17 17:46:40 UTC

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .actors import Actor
-from .server import FakeDiscord
-from .world import Channel, Guild
+from ..actors import Actor
+from ..server import FakeDiscord
+from ..world import Channel, Guild
 
 SERVER_NAME = "Rummy Club"
 CHANNEL_NAMES = ("rummy", "general")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from fakediscord.page_guard import trusted_host
+from fakediscord.local.page_guard import trusted_host
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1:8765", "localhost:8765", "[::1]:8765",

@@ -42,7 +42,7 @@ from collections.abc import Iterator, Sequence
 from datetime import UTC, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any
 
-from .components import (
+from ..components import (
     ACTION_ROW,
     BUTTON,
     CONTAINER,
@@ -54,17 +54,18 @@ from .components import (
     TEXT_DISPLAY,
     THUMBNAIL,
 )
-from .transcript_components import (
+from ..world import MENTION, Channel, InteractionType, Message, MessageFlag, User
+from .components import (
     BUTTON_STYLES,
     ENTITY_SELECTS,
     attachment_html,
     components_html,
     used_by_components,
 )
-from .transcript_css import stylesheet
-from .transcript_embeds import embed_html
-from .transcript_markdown import DISCORD_LINK, JUMBO, emoji_only, inline, markdown
-from .transcript_page import (
+from .css import stylesheet
+from .embeds import embed_html
+from .markdown import DISCORD_LINK, JUMBO, emoji_only, inline, markdown
+from .page import (
     CDN_EMOJI,
     IMAGE_TYPE,
     EmojiImage,
@@ -77,11 +78,10 @@ from .transcript_page import (
     user_name,
     when,
 )
-from .world import MENTION, Channel, InteractionType, Message, MessageFlag, User
 
 if TYPE_CHECKING:
-    from .actors import Actor
-    from .server import FakeDiscord
+    from ..actors import Actor
+    from ..server import FakeDiscord
 
 # Names the drawing's parts define have always been importable from here.
 __all__ = [

@@ -25,15 +25,16 @@ from typing import Any
 import orjson
 from aiohttp import web
 
-from . import payloads, spec
+from .. import payloads, spec
+from ..gateway import Gateway
+from ..world import OAuthToken, World
+from .application import ApplicationRoutes
 from .faults import FaultInjector
-from .gateway import Gateway
+from .interactions import InteractionRoutes
+from .messages import ChannelRoutes, MessageWriter
+from .oauth_token import BEARER_ROUTES, TOKEN_ROUTE, OAuthRoutes
 from .ratelimits import RateLimits
-from .rest_application import ApplicationRoutes
-from .rest_interactions import InteractionRoutes
-from .rest_messages import ChannelRoutes, MessageWriter
-from .rest_oauth import BEARER_ROUTES, TOKEN_ROUTE, OAuthRoutes
-from .rest_request import (
+from .request import (
     ALREADY_ACKNOWLEDGED,
     CANNOT_DM,
     CANNOT_EDIT_OTHERS,
@@ -68,7 +69,6 @@ from .rest_request import (
     read_body,
 )
 from .traffic import RecordedRequest, TrafficLog
-from .world import OAuthToken, World
 
 # The request's vocabulary has always been importable from here.
 __all__ = [

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .components import (
+from ..components import (
     ACTION_ROW,
     BUTTON,
     CONTAINER,
@@ -26,8 +26,9 @@ from .components import (
     TEXT_DISPLAY,
     THUMBNAIL,
 )
-from .transcript_markdown import markdown
-from .transcript_page import (
+from ..world import Message, MessageFlag
+from .markdown import markdown
+from .page import (
     IMAGE_TYPE,
     Page,
     channel_mention,
@@ -41,7 +42,6 @@ from .transcript_page import (
     user_name,
     walk,
 )
-from .world import Message, MessageFlag
 
 BUTTON_STYLES = {1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "link",
                  6: "premium"}

@@ -3,8 +3,8 @@
 A page is only useful if someone looks at it; a PNG can be attached to a bug
 report or read by a reviewer who has no browser at hand::
 
-    python -m fakediscord.photograph PAGE.html OUT.png [--width 800]
-    python -m fakediscord.photograph http://127.0.0.1:8765/ OUT.png --width 1280
+    python -m fakediscord.transcript.photograph PAGE.html OUT.png [--width 800]
+    python -m fakediscord.transcript.photograph http://127.0.0.1:8765/ OUT.png --width 1280
 
 (the second photographs local play's live page, once its scripts have drawn it)
 
@@ -132,7 +132,7 @@ def trim(out: Path, scale: float = 1.0) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m fakediscord.photograph",
+        prog="python -m fakediscord.transcript.photograph",
         description="Photograph a transcript page with headless Chromium.")
     parser.add_argument("page", help="the HTML page (from transcript.render), or the "
                         "address of a live page (local play's: http://127.0.0.1:8765/)")

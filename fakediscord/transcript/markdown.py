@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-from .transcript_page import (
+from .page import (
     Page,
     channel_mention,
     emoji_html,

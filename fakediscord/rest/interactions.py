@@ -12,9 +12,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from . import payloads
-from .rest_messages import MessageWriter
-from .rest_request import (
+from .. import payloads
+from ..world import ActivityInstance, Interaction, InteractionType, Message, MessageFlag, World
+from .messages import MessageWriter
+from .request import (
     ALREADY_ACKNOWLEDGED,
     UNKNOWN_INTERACTION,
     UNKNOWN_MESSAGE,
@@ -25,7 +26,6 @@ from .rest_request import (
     Route,
     invalid_form,
 )
-from .world import ActivityInstance, Interaction, InteractionType, Message, MessageFlag, World
 
 # Callback types: a message, "thinking" (a message filled in later), a deferred
 # update (nothing visible), an update of the clicked message, a modal, the

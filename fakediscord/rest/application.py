@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import command_rules, emojis, payloads
-from .components import Reason
-from .gateway import Gateway
-from .rest_request import (
+from .. import command_rules, emojis, payloads
+from ..components import Reason
+from ..gateway import Gateway
+from ..world import PRIMARY_ENTRY_POINT, AppEmoji, World
+from .request import (
     CANNOT_REMOVE_ENTRY_POINT,
     MAX_EMOJIS,
     UNKNOWN_APPLICATION,
@@ -23,7 +24,6 @@ from .rest_request import (
     Route,
     invalid_form,
 )
-from .world import PRIMARY_ENTRY_POINT, AppEmoji, World
 
 
 class ApplicationRoutes:

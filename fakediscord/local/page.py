@@ -21,13 +21,13 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from ..actors import Actor
+from ..server import FakeDiscord
+from ..transcript.messages import message_html, stylesheet
+from ..world import Channel, Message
 from .activity_frame import ActivityFrame
-from .actors import Actor
 from .cast import Cast
 from .page_guard import page_guard
-from .server import FakeDiscord
-from .transcript import message_html, stylesheet
-from .world import Channel, Message
 
 log = logging.getLogger(__name__)
 

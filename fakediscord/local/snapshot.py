@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .models import (
+from ..models import (
     ActivityInstance,
     AppEmoji,
     Channel,
@@ -34,8 +34,8 @@ from .models import (
     OAuthToken,
     User,
 )
-from .oauth import OAuthGrants
-from .world import SnowflakeFactory, World
+from ..oauth import OAuthGrants
+from ..world import SnowflakeFactory, World
 
 log = logging.getLogger(__name__)
 

@@ -21,10 +21,10 @@ from typing import Any
 import aiohttp
 from aiohttp import WSMsgType, web
 
+from ..oauth import TOKEN_LIFETIME
+from ..server import FakeDiscord
+from ..world import ActivityInstance, User
 from .cast import Cast
-from .oauth import TOKEN_LIFETIME
-from .server import FakeDiscord
-from .world import ActivityInstance, User
 
 STATIC = Path(__file__).with_name("web")
 PROXIED = "/activity-app"

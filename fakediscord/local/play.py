@@ -15,11 +15,11 @@ import socket
 from collections.abc import Callable
 from pathlib import Path
 
+from ..server import FakeDiscord
+from ..world import World
 from .cast import Cast, find_the_cast, seat_the_cast
-from .server import FakeDiscord
+from .page import WebClient
 from .snapshot import load_world, save_world
-from .webclient import WebClient
-from .world import World
 
 BOT_NAME = "Rummy"
 

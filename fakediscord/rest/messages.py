@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import layouts, payloads
-from .components import emoji_errors, limit_errors
-from .gateway import Gateway
-from .rest_request import (
+from .. import layouts, payloads
+from ..components import emoji_errors, limit_errors
+from ..gateway import Gateway
+from ..world import Channel, Interaction, Message, MessageFlag, World
+from .request import (
     CANNOT_DM,
     CANNOT_EDIT_OTHERS,
     EMPTY_MESSAGE,
@@ -33,7 +34,6 @@ from .rest_request import (
     Route,
     invalid_form,
 )
-from .world import Channel, Interaction, Message, MessageFlag, World
 
 
 class MessageWriter:

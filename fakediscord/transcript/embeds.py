@@ -6,9 +6,9 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from .transcript_markdown import inline, link, markdown
-from .transcript_page import Page, clock, css_colour, esc, image_html, when
-from .world import Message
+from ..world import Message
+from .markdown import inline, link, markdown
+from .page import Page, clock, css_colour, esc, image_html, when
 
 
 def embed_html(page: Page, message: Message, embed: dict[str, Any]) -> str:

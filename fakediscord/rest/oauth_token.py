@@ -14,9 +14,9 @@ import base64
 import binascii
 import secrets
 
-from . import payloads
-from .rest_request import FORM, Answer, OAuthError, Req, Route
-from .world import OAuthToken, World
+from .. import payloads
+from ..world import OAuthToken, World
+from .request import FORM, Answer, OAuthError, Req, Route
 
 TOKEN_ROUTE = "/oauth2/token"
 # What a person's access token (``Authorization: Bearer``) may call instead of the

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from fakediscord.snapshot import FORMAT, load_world, save_world
+from fakediscord.local.snapshot import FORMAT, load_world, save_world
 from fakediscord.world import World
 
 

@@ -19,9 +19,9 @@ from typing import Any
 import orjson
 from aiohttp import BodyPartReader, web
 
-from . import payloads
-from .components import Reason
-from .models import OAuthToken
+from .. import payloads
+from ..components import Reason
+from ..models import OAuthToken
 
 # Discord's error codes used here
 UNKNOWN_APPLICATION, UNKNOWN_CHANNEL, UNKNOWN_GUILD, UNKNOWN_MEMBER = 10002, 10003, 10004, 10007
