@@ -7,7 +7,6 @@ is left there is the refusal and anything else that went wrong on the way out.
 
 from __future__ import annotations
 
-import dataclasses
 import http.server
 import os
 import socket
@@ -115,24 +114,6 @@ def test_local_play_refuses_a_bad_address_or_a_taken_port(tmp_path: Path) -> Non
         code, stderr = run_bot(tmp_path, {"DISCORD_TOKEN": "", "LOCAL_PLAY_PORT": port})
     assert_refused(code, stderr, 1, f"127.0.0.1:{port}", "LOCAL_PLAY_PORT")
     assert not (tmp_path / "rummy-local.sqlite3").exists()
-
-
-def test_local_play_runs_the_bot_with_the_same_settings_pointed_at_the_stand_in() -> None:
-    sys.path.insert(0, str(ROOT))
-    import bot
-
-    env = {"DISCORD_TOKEN": "", "COMPUTER_DELAY": "0.5", "LOBBY_TIMEOUT": "60", "LOG_LEVEL": "INFO",
-           "LOG_FORMAT": "json", "DATABASE_URL": "postgresql://u@db/rummy", "SHARD_COUNT": "2"}
-    stand_in = {"DISCORD_TOKEN": "local.abc", "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",
-                "DISCORD_GATEWAY_URL": "ws://127.0.0.1:9/", "DATABASE_PATH": "rummy-local.sqlite3"}
-    local = bot.Settings.from_env(bot.local_environment(env, stand_in))
-    on_discord = bot.Settings.from_env(env | {"DISCORD_TOKEN": "real", "DATABASE_URL": "",
-                                              "SHARD_COUNT": ""})
-    differ = {f.name for f in dataclasses.fields(local)
-              if getattr(local, f.name) != getattr(on_discord, f.name)}
-    # Everything else (the game's timings, the log format) is the user's own.
-    assert differ == {"token", "api_base", "gateway_url", "database_path"}
-    assert local.database_url is None and local.shard_count is None
 
 
 def test_a_setting_out_of_range_is_refused_before_anything_starts(tmp_path: Path) -> None:

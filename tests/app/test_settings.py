@@ -183,8 +183,8 @@ def test_a_guild_id_that_is_no_snowflake_is_refused(raw: str) -> None:
 def test_env_example_lists_every_setting() -> None:
     example = (ROOT / ".env.example").read_text(encoding="utf-8")
     # The bot's own settings, and local play's (read by the entry point).
-    source = (ROOT / "app" / "settings.py").read_text(encoding="utf-8")
-    source += (ROOT / "bot.py").read_text(encoding="utf-8")
+    source = "".join((ROOT / name).read_text(encoding="utf-8")
+                     for name in ("app/settings.py", "app/local_play.py", "bot.py"))
     names = {line.split("=")[0] for line in example.splitlines() if "=" in line and line[0] != "#"}
     for name in names:
         assert f'"{name}"' in source, f"{name} is in .env.example but the bot never reads it"
