@@ -19,7 +19,7 @@ EVERY = 10.0
 visitors = logging.getLogger("web.visitors")
 
 
-class _OneLineNow(logging.Filter):
+class OneLineEvery(logging.Filter):
     def __init__(self, every: float) -> None:
         super().__init__()
         self.every = every
@@ -51,6 +51,6 @@ class _OneLineNow(logging.Filter):
 
 def quiet_visitor_log(every: float = EVERY) -> logging.Logger:
     """The logger to give aiohttp's request handler (set up once)."""
-    if not any(isinstance(f, _OneLineNow) for f in visitors.filters):
-        visitors.addFilter(_OneLineNow(every))
+    if not any(isinstance(f, OneLineEvery) for f in visitors.filters):
+        visitors.addFilter(OneLineEvery(every))
     return visitors
