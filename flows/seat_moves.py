@@ -136,7 +136,10 @@ def in_hand(table: Table, ask: Ask) -> Seat:
 def on_turn(table: Table, ask: Ask) -> Seat:
     """The asker's seat, when it is their turn in the hand being played."""
     seat = in_hand(table, ask)
-    turn = table.view_of(seat.key).turn
+    assert table.match is not None
+    # The hand's own turn: a draw need not work out the player's view (its
+    # legal moves) just to be checked.
+    turn = table.match.hand.turn
     if turn != seat.key:
         raise Refusal(_(NOT_YOUR_TURN, who=table.name_of(turn)))
     return seat
