@@ -305,6 +305,10 @@ async def test_a_member_who_watches_shows_to_the_players_and_sees_no_hand(
     await players.locator(".watcher", has_text="Cat").wait_for(timeout=ACTION_TIMEOUT)
     assert await watching.locator("#hand .card").count() == 0
     assert await watching.locator(".seat.you").count() == 0
+    # Cat closes the Activity: Discord tells the players' pages she has gone.
+    await cat.locator("#activity-close").click()
+    await players.locator(".watcher", has_text="Cat").wait_for(state="detached",
+                                                              timeout=ACTION_TIMEOUT)
 
 
 async def test_a_note_in_the_old_language_goes_when_the_player_switches_language(

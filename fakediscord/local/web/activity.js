@@ -132,7 +132,14 @@ async function start() {
   });
   frame.src = `activity-app/?${params}`;
   window.addEventListener("pagehide", () => {
-    navigator.sendBeacon("api/activity/leave", JSON.stringify({ as: member, instance: instanceId }));
+    // keepalive: sent even as the page goes away. JSON, as the page's server
+    // takes nothing else (a beacon's text would be refused).
+    fetch("api/activity/leave", {
+      method: "POST",
+      keepalive: true,
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ as: member, instance: instanceId }),
+    });
   });
   watchParticipants();
 }
