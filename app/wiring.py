@@ -37,6 +37,12 @@ from presentation.refresh import TableRefresher
 from tables import FollowUp, Table, TableRegistry, TableWork
 
 
+def guild_locale(client: discord.Client, guild_id: int) -> str | None:
+    """A server's own Discord language, as the bot's cache of its servers has it."""
+    guild = client.get_guild(guild_id)
+    return None if guild is None else str(guild.preferred_locale)
+
+
 def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game:
     """Every part of the game, wired; nothing runs until the bot does."""
     tables = TableRegistry()
@@ -87,7 +93,7 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
     hints = HintBook()
     seat_moves = SeatMoves(work, moves, hints, prefs, faces, refresher, notifier, hand_messages,
                            tasks)
-    lobby_seats = LobbySeats(config, work, moves, notifier)
+    lobby_seats = LobbySeats(config, work, moves, notifier, refresher)
     lobby = Lobby(config, work, lobby_seats, notifier, faces, refresher, panels)
     play = Play(work, seat_moves, tasks, faces, prefs)
     server_rules = ServerRules(db, tables)
@@ -102,6 +108,7 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
         ending=Ending(work, refresher), stats=stats, server_rules=server_rules,
         router=ComponentRouter(tables, handlers), channels=channels, history=history,
         seasons=Seasons(db, server_rules.public_language), results=results,
-        door=TableDoor(seat_moves, lobby_seats, work, prefs, refresher),
+        door=TableDoor(seat_moves, lobby_seats, work, prefs, refresher, server_rules,
+                       lambda guild: guild_locale(client, guild)),
         watchers=watchers, hints=hints,
     )

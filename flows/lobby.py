@@ -19,26 +19,23 @@ from presentation.notify import Notifier
 from presentation.refresh import TableRefresher
 from presentation.render import rules_text
 from presentation.table_message import (
-    cancelled_layout,
     lobby_layout,
     playing_layout,
     public_layout,
 )
-from tables import MAX_SEATS, MIN_SEATS, NotSaved, Refusal, Seat, Stage, Table, TableWork
+from tables import NotSaved, Refusal, Seat, Stage, Table, TableWork
 from tables.names import plain_name
 from transport import callbacks
 from transport.private import Interaction
 
 from .config import GameConfig
 from .host_panel import HostPanels
-from .lobby_seats import ALREADY_STARTED, LobbySeats, table_full
+from .lobby_seats import ALREADY_STARTED, LobbySeats
 from .router import Handlers, refusal_text, refuse
 from .seat_moves import Ask, Done, Door
 
 log = logging.getLogger(__name__)
 
-COMPUTER_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Claude")
-COMPUTER_LEVELS = ("easy", "hard", "expert")
 
 # What the public table needs: a game started without them would break at
 # the first edit or at the next hand (interaction answers need none of them).
@@ -214,17 +211,23 @@ class Lobby:
         except NotSaved as refusal:
             await refuse(interaction, refusal_text(refusal))
             return
+        dealt = table.stage is Stage.PLAYING  # a rematch with nobody to wait for
         async with table.lock:
             # Under the lock: a Join can come as soon as the message exists,
             # before the reply that says its id is read.
             with speaking(table.language):
-                layout = lobby_layout(table)
+                layout = (playing_layout(table, self.faces, activity=self.config.activity)
+                          if dealt else lobby_layout(table))
             table.message_id = await callbacks.open_message(interaction, controls=layout)
-        try:
-            await self.panels.send(interaction, table, followup=True)
-        except (discord.HTTPException, aiohttp.ClientError):
-            # The lobby is open all the same: Rules gives the host their controls.
-            log.warning("could not send the host's controls in channel %s", table.channel_id)
+        if dealt:
+            self.notifier.dealt(table)
+        else:
+            try:
+                await self.panels.send(interaction, table, followup=True)
+            except (discord.HTTPException, aiohttp.ClientError):
+                # The lobby is open all the same: Rules gives the host their controls.
+                log.warning("could not send the host's controls in channel %s",
+                            table.channel_id)
         # Saved outside the lock, so the first Joins need not wait for the
         # disk; with the host's controls, so they follow the lobby after a
         # restart. A Join saved after it carries both too (the later save wins).
@@ -394,69 +397,49 @@ class Lobby:
         await self.lobby_seats.leave(table, Ask(interaction.user.id, Door.CHAT,
                                                 answer=show_lobby))
 
+    def _host_ask(self, interaction: Interaction, table: Table) -> Ask:
+        """A host's control as the shared flow reads it: answered in the message it
+        was on (their own controls, or a public lobby drawn before they had them)."""
+        async def answer(_done: Done) -> None:
+            await self._answer_host(interaction, table)
+
+        return Ask(interaction.user.id, Door.CHAT, answer=answer,
+                   redraws_table=not self._on_panel(interaction))
+
     async def add_computer(
         self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]
     ) -> None:
         self._require_lobby(interaction, table)
-        level = parsed.arg if parsed.arg in COMPUTER_LEVELS else "easy"
-        if len(table.seats) >= MAX_SEATS:
-            raise Refusal(table_full())
-        async with self.work.change(table, refresh=self._on_panel(interaction)) as change:
-            number = table.next_cpu_number
-            table.next_cpu_number += 1
-            name = COMPUTER_NAMES[(number - 1) % len(COMPUTER_NAMES)]
-            if number > len(COMPUTER_NAMES):
-                name += f" {number}"
-            table.seats.append(Seat(key=f"cpu{number}", name=name, level=level))
-            await change.save()
-            await self._answer_host(interaction, table)
+        await self.lobby_seats.add_computer(table, self._host_ask(interaction, table), parsed.arg)
 
     async def remove_computer(
         self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]
     ) -> None:
         self._require_lobby(interaction, table)
-        computers = [seat for seat in table.seats if seat.is_computer]
-        if not computers:
-            raise Refusal(_("There is no computer player to remove."))
-        async with self.work.change(table, refresh=self._on_panel(interaction)) as change:
-            table.seats.remove(computers[-1])
-            await change.save()
-            await self._answer_host(interaction, table)
+        await self.lobby_seats.remove_computer(table, self._host_ask(interaction, table))
 
     async def start(
         self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]
     ) -> None:
         self._require_lobby(interaction, table)
-        if len(table.seats) < MIN_SEATS:
-            raise Refusal(
-                n_(
-                    "At least {n} player is needed: wait for someone to Join, "
-                    "or add a computer player.",
-                    "At least {n} players are needed: wait for someone to Join, "
-                    "or add a computer player.",
-                    MIN_SEATS,
-                )
-            )
-        async with self.work.change(table, refresh=self._on_panel(interaction)) as change:
-            self.lobby_seats.deal(table, interaction.created_at.timestamp())
-            await change.save()
-            try:
-                await self._answer_host(interaction, table)
-            finally:
-                self.notifier.dealt(table)
+        await self.lobby_seats.start(table, self._host_ask(interaction, table),
+                                     interaction.created_at.timestamp())
 
     async def cancel(
         self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]
     ) -> None:
         self._require_lobby(interaction, table)
-        await self.work.close(table)
-        with speaking(table.language):  # the public table
-            layout = cancelled_layout(_("The host cancelled this game."))
-        if self._on_panel(interaction):
-            self.refresher.replace(table, layout)
-            await self.panels.answer_in_place(interaction, table)
-            return
-        await callbacks.update_message(interaction, controls=layout)
-        if self.refresher.editing(table):
-            self.refresher.replace(table, layout)  # see _after_public_answer
+        on_panel = self._on_panel(interaction)
+
+        async def answer(done: Done) -> None:
+            if on_panel:
+                await self.panels.answer_in_place(interaction, table)
+                return
+            assert done.finished is not None
+            await callbacks.update_message(interaction, controls=done.finished)
+            if self.refresher.editing(table):
+                self.refresher.replace(table, done.finished)  # see _after_public_answer
+
+        await self.lobby_seats.cancel(table, Ask(interaction.user.id, Door.CHAT, answer=answer,
+                                                 redraws_table=not on_panel))
 

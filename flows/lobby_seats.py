@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 from engine import HouseRules, Match
-from presentation.i18n import N_, _, current, n_
+from presentation.i18n import N_, _, current, n_, speaking
 from presentation.labels import REMATCH_LABEL
 from presentation.notify import Notifier
-from tables import MAX_SEATS, Refusal, Seat, Stage, Table, TableWork
+from presentation.refresh import TableRefresher
+from presentation.table_message import cancelled_layout
+from tables import MAX_SEATS, MIN_SEATS, Refusal, Seat, Stage, Table, TableWork
 from tables.names import plain_name
 
 from .config import GameConfig
@@ -22,6 +25,9 @@ from .moves import Moves
 from .seat_moves import OUT_OF_DATE, Ask, Done, Door
 
 ALREADY_STARTED = N_("This game has already started.")
+COMPUTER_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Claude")
+COMPUTER_LEVELS = ("easy", "hard", "expert")
+
 GAME_OPEN_HERE = N_("A game is already open in this channel.")
 NOT_AT_HAND = N_(
     "That match is no longer at hand (the bot restarted since): `/rummy start` opens a new game."
@@ -40,12 +46,13 @@ class LobbySeats:
     """Who sits at a lobby, for both doors."""
 
     def __init__(self, config: GameConfig, work: TableWork, moves: Moves,
-                 notifier: Notifier) -> None:
+                 notifier: Notifier, refresher: TableRefresher) -> None:
         self.config = config
         self.work = work
         self.tables = work.tables
         self.moves = moves
         self.notifier = notifier
+        self.refresher = refresher
 
     def new_table(
         self, channel_id: int, guild_id: int, host_id: int, rules: HouseRules, language: str
@@ -177,5 +184,104 @@ class LobbySeats:
                 assert seat.user_id is not None
                 table.invited.append(seat.user_id)
         table.next_cpu_number = ended.next_cpu_number
+        if not table.invited:
+            # Alone against the computers: nobody to wait for, it deals at once.
+            self.deal(table, time.time())
         return table
 
+    async def put_in_play(self, table: Table) -> None:
+        """Open a table the Activity made (a lobby, or a rematch dealt at once):
+        saved, posted in the channel, and, if dealt, each player sent their cards."""
+        await self.work.open(table)
+        self.refresher.post(table)
+        if table.stage is Stage.PLAYING:
+            self.notifier.dealt(table)
+
+    # --- opening a lobby, and the host's controls ------------------------------------
+    async def open(self, channel_id: int, guild_id: int, ask: Ask, rules: HouseRules,
+                   language: str) -> Table:
+        """A lobby in the channel with the asker as host, its public message
+        posted as soon as the channel allows (where it takes none, the game goes
+        on in the Activity alone)."""
+        if self.tables.get(channel_id) is not None:
+            raise Refusal(_(GAME_OPEN_HERE))
+        table = self.new_table(channel_id, guild_id, ask.user_id, rules, language)
+        table.seats.append(Seat(key=str(ask.user_id), name=self.seat_name(table, ask),
+                                user_id=ask.user_id, language=current().code))
+        await self.put_in_play(table)
+        return table
+
+    def _in_lobby(self, table: Table, ask: Ask) -> None:
+        if table.stage is not Stage.LOBBY:
+            raise Refusal(_(ALREADY_STARTED))
+
+    async def add_computer(self, table: Table, ask: Ask, level: str | None) -> Done:
+        """Seat a computer player of ``level`` (easy unless one of the levels)."""
+        self._in_lobby(table, ask)
+        if len(table.seats) >= MAX_SEATS:
+            raise Refusal(table_full())
+        chosen = level if level in COMPUTER_LEVELS else "easy"
+        return await self._lobby_change(table, ask, lambda: self._seat_computer(table, chosen))
+
+    @staticmethod
+    def _seat_computer(table: Table, level: str) -> None:
+        number = table.next_cpu_number
+        table.next_cpu_number += 1
+        name = COMPUTER_NAMES[(number - 1) % len(COMPUTER_NAMES)]
+        if number > len(COMPUTER_NAMES):
+            name += f" {number}"
+        table.seats.append(Seat(key=f"cpu{number}", name=name, level=level))
+
+    async def remove_computer(self, table: Table, ask: Ask) -> Done:
+        """Take the last computer player off the table."""
+        self._in_lobby(table, ask)
+        computers = [seat for seat in table.seats if seat.is_computer]
+        if not computers:
+            raise Refusal(_("There is no computer player to remove."))
+        return await self._lobby_change(table, ask, lambda: table.seats.remove(computers[-1]))
+
+    async def _lobby_change(self, table: Table, ask: Ask, make: Callable[[], object]) -> Done:
+        done = Done()
+        async with self.work.change(table, refresh=not ask.redraws_table) as change:
+            make()
+            await change.save()
+            if ask.answer is not None:
+                await ask.answer(done)
+        return done
+
+    async def start(self, table: Table, ask: Ask, when: float) -> Done:
+        """Deal the first hand; every player is sent their cards."""
+        self._in_lobby(table, ask)
+        if len(table.seats) < MIN_SEATS:
+            raise Refusal(
+                n_(
+                    "At least {n} player is needed: wait for someone to Join, "
+                    "or add a computer player.",
+                    "At least {n} players are needed: wait for someone to Join, "
+                    "or add a computer player.",
+                    MIN_SEATS,
+                )
+            )
+        done = Done()
+        async with self.work.change(table, refresh=not ask.redraws_table) as change:
+            self.deal(table, when)
+            await change.save()
+            try:
+                if ask.answer is not None:
+                    await ask.answer(done)
+            finally:
+                self.notifier.dealt(table)
+        return done
+
+    async def cancel(self, table: Table, ask: Ask) -> Done:
+        """Close the lobby; its message says the host cancelled it."""
+        self._in_lobby(table, ask)
+        await self.work.close(table)
+        with speaking(table.language):  # the public table
+            layout = cancelled_layout(_("The host cancelled this game."))
+        done = Done(finished=layout)
+        if not ask.redraws_table:
+            self.refresher.replace(table, layout)
+        if ask.answer is not None:
+            await ask.answer(done)
+        return done

@@ -106,6 +106,9 @@ class Ask:
     meld: int | None = None  # the meld a lay-off goes onto, by its index
     name: str = ""  # the member's name as the door knows it, for a seat they take
     answer: Answer | None = None
+    # The door's answer is itself the public table's new look (a click on the
+    # lobby's message): the table need not be drawn again after it.
+    redraws_table: bool = False
 
     def stale(self, table: Table) -> bool:
         if self.position is not None and self.position != table.position:

@@ -16,8 +16,11 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from engine import RummyError
 from presentation.actions import Locking, Who
+from presentation.explain import explain
 from presentation.i18n import _, speaking
+from presentation.lobby_state import new_game_form
 from presentation.page_protocol import DONE, HINT, LOG, REFUSED, WHY, Answer, Intent
 from presentation.refresh import TableRefresher
 from presentation.table_state import table_state
@@ -25,7 +28,12 @@ from tables import NotSaved, Refusal, Table, TableRegistry, TableWork
 
 from .lobby_seats import LobbySeats
 from .prefs import PlayerPrefs
+from .router import host_only
 from .seat_moves import NO_TABLE, PLAYS, Ask, Done, Door, SeatMoves, seat_at
+from .settings import ServerRules, merge_rules
+
+# A server's own Discord language, by its id, as the bot's cache of servers knows it.
+GuildLocale = Callable[[int], str | None]
 
 # What each intent comes to: the flow it calls, and the kind of answer its page gets.
 Step = Callable[[Table, Ask, Intent], Awaitable[Answer]]
@@ -45,7 +53,11 @@ class TableDoor:
         work: TableWork,
         prefs: PlayerPrefs,
         refresher: TableRefresher,
+        server_rules: ServerRules,
+        guild_locale: GuildLocale,
     ) -> None:
+        self.server_rules = server_rules
+        self.guild_locale = guild_locale
         self.seat_moves = seat_moves
         self.lobby_seats = lobby_seats
         self.work = work
@@ -62,6 +74,10 @@ class TableDoor:
             "language": self._language,
             "join": self._join,
             "leave": self._leave,
+            "add_computer": self._add_computer,
+            "remove_computer": self._remove_computer,
+            "start": self._start,
+            "cancel": self._cancel,
         }
 
     # --- what a participant sees ------------------------------------------------------
@@ -80,8 +96,9 @@ class TableDoor:
         fallback = seat.language if seat is not None else (table.language if table else "en")
         return self.prefs.of(user_id).language or fallback
 
-    def state_for(self, user_id: int, channel_id: int) -> dict[str, Any]:
-        """The participant's picture of the channel's table, in their language."""
+    def state_for(self, user_id: int, channel_id: int, guild_id: int) -> dict[str, Any]:
+        """The participant's picture of the channel's table, in their language;
+        with no game on, the house rules a new one would start with."""
         table = self.shown_table(channel_id)
         seat = table.seat_of_user(user_id) if table is not None else None
         if table is not None and seat is not None:
@@ -89,10 +106,14 @@ class TableDoor:
             # "your turn" DM is needed to call them (flows.nudges).
             table.seen_at[seat.key] = time.time()
         with speaking(self.language_of(user_id, table)):
-            return table_state(table, seat)
+            state = table_state(table, seat, user_id, self.tables.ended(channel_id))
+            if self.tables.get(channel_id) is None:
+                state["new_game"] = new_game_form(self.server_rules.of(guild_id))
+            return state
 
     # --- what a participant does -------------------------------------------------------
-    async def act(self, user_id: int, channel_id: int, intent: Intent, *, name: str = "") -> Answer:
+    async def act(self, user_id: int, channel_id: int, guild_id: int, intent: Intent, *,
+                  name: str = "") -> Answer:
         """Play ``intent`` for member ``user_id`` (``name``: as Discord gave it, for a
         seat they take); a refusal changes nothing and says why in their language."""
         table = self.shown_table(channel_id)
@@ -103,6 +124,8 @@ class TableDoor:
                       cards=intent.cards, meld=None if intent.meld is None else intent.meld - 1,
                       name=name)
             try:
+                if intent.op == "open":
+                    return await self._open(channel_id, guild_id, ask, intent)
                 if table is None:
                     raise Refusal(_(NO_TABLE))
                 if intent.op == "rematch":
@@ -122,16 +145,19 @@ class TableDoor:
         step = self._steps[intent.op]
         if action.locking is Locking.LOOK:
             await table.lock.settled()
-            self._check_who(table, ask, action.who)
+            self._check_who(table, ask, intent)
             return await step(table, ask, intent)
         async with table.lock:
-            self._check_who(table, ask, action.who)
+            self._check_who(table, ask, intent)
             return await step(table, ask, intent)
 
     @staticmethod
-    def _check_who(table: Table, ask: Ask, who: Who) -> None:
+    def _check_who(table: Table, ask: Ask, intent: Intent) -> None:
+        who = intent.action.who
         if who is Who.SEATED:
             seat_at(table, ask.user_id)
+        elif who is Who.HOST and ask.user_id != table.host_id:
+            raise Refusal(host_only(table, intent.action))
 
     # --- the steps ---------------------------------------------------------------------
     async def _play(self, table: Table, ask: Ask, intent: Intent) -> Answer:
@@ -165,9 +191,30 @@ class TableDoor:
     async def _leave(self, table: Table, ask: Ask, _intent: Intent) -> Answer:
         return _answer(DONE, await self.lobby_seats.leave(table, ask))
 
+    async def _add_computer(self, table: Table, ask: Ask, intent: Intent) -> Answer:
+        return _answer(DONE, await self.lobby_seats.add_computer(table, ask, intent.level))
+
+    async def _remove_computer(self, table: Table, ask: Ask, _intent: Intent) -> Answer:
+        return _answer(DONE, await self.lobby_seats.remove_computer(table, ask))
+
+    async def _start(self, table: Table, ask: Ask, _intent: Intent) -> Answer:
+        return _answer(DONE, await self.lobby_seats.start(table, ask, time.time()))
+
+    async def _cancel(self, table: Table, ask: Ask, _intent: Intent) -> Answer:
+        return _answer(DONE, await self.lobby_seats.cancel(table, ask))
+
+    async def _open(self, channel_id: int, guild_id: int, ask: Ask, intent: Intent) -> Answer:
+        """A lobby opened from the Activity, with the house rules the asker chose
+        on top of the server's, its tables in the server's language."""
+        try:
+            rules = merge_rules(self.server_rules.of(guild_id), dict(intent.rules))
+        except RummyError as error:
+            raise Refusal(explain(error)) from None
+        language = self.server_rules.language_of(guild_id, self.guild_locale(guild_id))
+        await self.lobby_seats.open(channel_id, guild_id, ask, rules, language)
+        return Answer(DONE)
+
     async def _rematch(self, ended: Table, ask: Ask) -> Answer:
         """A rematch of the match on screen, posted in the channel like any lobby."""
-        table = self.lobby_seats.rematch(ended, ask)
-        await self.work.open(table)
-        self.refresher.post(table)
+        await self.lobby_seats.put_in_play(self.lobby_seats.rematch(ended, ask))
         return Answer(DONE)

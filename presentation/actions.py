@@ -104,13 +104,19 @@ LEAVE = ComponentAction("leave", Place.LOBBY, intent="leave")
 # The lobby's Rules: the rules for everyone, and for the host their controls too.
 LOBBY_RULES = ComponentAction("lrules", Place.LOBBY, locking=Locking.LOOK)
 ADD_COMPUTER = ComponentAction(
-    "addcpu", Place.HOST, Who.HOST, host_task="add computer players"
+    "addcpu", Place.HOST, Who.HOST, host_task="add computer players", intent="add_computer"
 )
 REMOVE_COMPUTER = ComponentAction(
-    "dropcpu", Place.HOST, Who.HOST, host_task="remove computer players"
+    "dropcpu", Place.HOST, Who.HOST, host_task="remove computer players",
+    intent="remove_computer",
 )
-START = ComponentAction("start", Place.HOST, Who.HOST, host_task="start the game")
-CANCEL = ComponentAction("cancel", Place.HOST, Who.HOST, host_task="cancel the game")
+START = ComponentAction("start", Place.HOST, Who.HOST, host_task="start the game",
+                        intent="start")
+CANCEL = ComponentAction("cancel", Place.HOST, Who.HOST, host_task="cancel the game",
+                         intent="cancel")
+# A lobby opened from the Activity, whoever asks first becoming its host (the
+# chat opens one with /rummy start, a command, not a component).
+OPEN_LOBBY = ComponentAction("open", Place.LOBBY, intent="open")
 
 SHOW_HAND = ComponentAction("hand", Place.TABLE, Who.SEATED, locking=Locking.LOOK)
 RULES = ComponentAction("rules", Place.TABLE, locking=Locking.LOOK)
@@ -206,7 +212,7 @@ ACTIONS: dict[str, ComponentAction] = {
 
 # The actions the Activity's page may ask for, by the name it gives them.
 INTENTS: dict[str, ComponentAction] = {
-    action.intent: action for action in ACTIONS.values() if action.intent
+    action.intent: action for action in (*ACTIONS.values(), OPEN_LOBBY) if action.intent
 }
 
 

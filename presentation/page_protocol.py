@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.rules import RULE_KEYS
+
 from .actions import INTENTS, ComponentAction, Locking
 
 # Changes whenever a frame's shape does: a page built for another version reloads.
@@ -55,6 +57,8 @@ class Intent:
     meld: int | None = None  # the meld's number, from 1
     version: str | None = None
     language: str | None = None
+    level: str | None = None  # a computer player's, added to a lobby
+    rules: tuple[tuple[str, str | int], ...] = ()  # house rules chosen for a new lobby
 
     @property
     def action(self) -> ComponentAction:
@@ -81,8 +85,30 @@ class Intent:
         language = data.get("language")
         if language is not None and not isinstance(language, str):
             raise ValueError("language must be a language code")
+        level = data.get("level")
+        if level is not None and not (isinstance(level, str) and len(level) <= 16):
+            raise ValueError("level must be a computer player's level")
         return cls(op, tuple(cards), meld, version if isinstance(version, str) else None,
-                   language)
+                   language, level, _rules(data.get("rules")))
+
+
+def _rules(given: object) -> tuple[tuple[str, str | int], ...]:
+    """House rules as a page chose them: known names, short texts or numbers."""
+    if given is None:
+        return ()
+    if not isinstance(given, dict):
+        raise ValueError("rules must be an object of house rules")
+    chosen: list[tuple[str, str | int]] = []
+    for name, value in given.items():
+        if name not in RULE_KEYS:
+            raise ValueError(f"{name!r} is not a house rule")
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, str | int) or (
+                isinstance(value, str) and len(value) > 32):
+            raise ValueError(f"{name} must be a choice or a number")
+        chosen.append((name, value))
+    return tuple(chosen)
 
 
 @dataclass

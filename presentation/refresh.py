@@ -156,6 +156,13 @@ class TableRefresher:
                     else:
                         await self._edit(table, layout)
                 except discord.HTTPException as error:
+                    if error.code in CHANNEL_LOST_CODES and moving and table.message_id is None:
+                        # A game the Activity opened in a channel the bot may not
+                        # write in (a voice channel, most often): it goes on there.
+                        log.info("the table in channel %s has no message here: the channel "
+                                 "takes none from the bot", table.channel_id)
+                        pending.dirty = False
+                        return
                     if error.code in CHANNEL_LOST_CODES:
                         pending.dirty = False
                         if self.on_lost is not None:

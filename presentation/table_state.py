@@ -39,6 +39,7 @@ from .colours import SEAT_COLOURS
 from .hand_message import HandLayout, headline, sorted_hand
 from .i18n import LANGUAGES, _, card_text, current, label_on, n_, number
 from .labels import JOIN_LABEL, NEXT_HAND_LABEL, REMATCH_LABEL
+from .lobby_state import lobby_state
 from .page_protocol import VERSION
 from .render import TEXT_CARDS, log_text, rules_summary
 
@@ -179,12 +180,15 @@ def _status(table: Table, view: HandView, hand: HandLayout | None) -> str:
     return hand.status(with_deadline=False).lstrip("🟢⏳ ")
 
 
-def table_state(table: Table | None, viewer: Seat | None) -> dict[str, Any]:
+def table_state(table: Table | None, viewer: Seat | None, user_id: int | None = None,
+                earlier: Table | None = None) -> dict[str, Any]:
     """What one participant's page shows now, in the current language.
 
     ``viewer`` is the participant's seat, None for a spectator (or a member
-    who has no seat). ``version`` is where the game stands (``Table.position``):
-    a move sent from an older picture of the table is refused as out of date.
+    who has no seat), and ``user_id`` the member. ``version`` is where the game
+    stands (``Table.position``): a move sent from an older picture of the table
+    is refused as out of date. ``earlier``: the channel's last match, whose
+    players a rematch's lobby awaits.
     """
     code = current().code
     if table is None:
@@ -218,6 +222,8 @@ def table_state(table: Table | None, viewer: Seat | None) -> dict[str, Any]:
         state["seats"] = _seats(table, None, key)
         state["labels"] = _labels(table, None, mode)
         state["text"] = _("Waiting for the host to start the game.")
+        if table.stage is Stage.LOBBY:
+            state["lobby"] = lobby_state(table, viewer, user_id, earlier)
         return state
     view = table.view_of(key) if key is not None else match.hand.view_for(None)
     # The hand message's own wording of the status and the latest moves.

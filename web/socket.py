@@ -249,8 +249,8 @@ class Participant:
                 if not await self.in_instance(session, MOVE_FRESH):
                     raise _Closing(NOT_IN_INSTANCE, "you are not in this activity")
                 self.seen.played(session, seq)
-                answer = await self.door.act(session.user_id, session.channel_id, intent,
-                                             name=session.name)
+                answer = await self.door.act(session.user_id, session.channel_id,
+                                             session.guild_id, intent, name=session.name)
                 await self._answer(answer, seq)
 
     async def _answer(self, answer: Answer, seq: int) -> None:
@@ -275,7 +275,8 @@ class Participant:
         session = self.session
         assert session is not None
         self._changed.clear()  # what is sent now is the latest
-        await self._send(self.door.state_for(session.user_id, session.channel_id))
+        await self._send(self.door.state_for(session.user_id, session.channel_id,
+                                             session.guild_id))
 
     async def _send(self, frame: dict[str, Any]) -> None:
         if self.ws.closed:

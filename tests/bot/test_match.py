@@ -207,6 +207,29 @@ async def test_a_rematch_keeps_seats_and_rules_and_starts_once_all_are_back(
     assert table.stage.value == "playing" and len(table.seats) == 3
 
 
+async def test_a_rematch_against_the_computers_alone_deals_at_once(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch()
+    ann = server.player(server.ann)
+    lobby = await server.ann.slash(server.channel, "rummy start", hands=1)
+    assert lobby.message is not None
+    panel = await host_panel(lobby)
+    await server.ann.click(panel, label="Add computer (easy)")
+    ann.settle = bot.game.tasks.wait_idle
+    await server.ann.click(panel, label="Start")
+    await bot.game.tasks.wait_idle()
+    await play_match(bot, server, [ann])
+    final = table_message(server.emu, server.channel)
+    again = await server.ann.click(final, label="Rematch")
+    # Nobody to wait for: the next match is dealt, and Ann sent her cards.
+    assert not again.ephemeral and "Rummy — hand 1" in again.text()
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.stage.value == "playing" and not table.invited
+    await bot.game.tasks.wait_idle()
+    assert sum("is dealt" in m.text() for m in server.ann.dms()) == 2
+
+
 async def test_a_rematch_lobby_waits_only_for_those_not_back_and_an_old_rematch_says_why(
     server: Server, launch: LaunchBot
 ) -> None:

@@ -21,7 +21,8 @@ from tables import MAX_SEATS, Refusal, Seat, Stage, Table, TableRegistry
 def lobby_seats(tables: TableRegistry) -> LobbySeats:
     # Only the registry is read by what is checked here; nothing is saved.
     work = SimpleNamespace(tables=tables)
-    return LobbySeats(GameConfig(table_seed=7), work, Moves(), notifier=None)  # type: ignore[arg-type]
+    return LobbySeats(GameConfig(table_seed=7), work, Moves(),  # type: ignore[arg-type]
+                      notifier=None, refresher=None)  # type: ignore[arg-type]
 
 
 def lobby(host: int = 1) -> Table:
@@ -84,7 +85,7 @@ def test_only_a_player_of_the_match_on_hand_calls_its_rematch() -> None:
     with pytest.raises(Refusal, match="no longer at hand"):
         seats.rematch(ended, Ask(2, Door.ACTIVITY, position="an older picture"))
     fresh = seats.rematch(ended, Ask(2, Door.CHAT, name="Robert"), game=ended.game_id)
-    assert fresh.host_id == 2 and fresh.invited == [1]
+    assert fresh.host_id == 2 and fresh.invited == [1] and fresh.stage is Stage.LOBBY
     assert [(seat.name, seat.level) for seat in fresh.seats] == [("Robert", None),
                                                                 ("Ada", "hard")]
     # The Activity knows no nickname: the seat keeps the name it had.
@@ -94,3 +95,12 @@ def test_only_a_player_of_the_match_on_hand_calls_its_rematch() -> None:
     tables.add(fresh)
     with pytest.raises(Refusal, match="already open"):
         seats.rematch(ended, Ask(1, Door.CHAT, name="Ann"))
+
+
+def test_a_rematch_against_computers_alone_deals_at_once() -> None:
+    tables = TableRegistry()
+    seats = lobby_seats(tables)
+    ended = ended_match(tables)
+    ended.seats = [seat for seat in ended.seats if seat.user_id != 2]
+    fresh = seats.rematch(ended, Ask(1, Door.ACTIVITY, position=ended.position))
+    assert fresh.stage is Stage.PLAYING and fresh.match is not None and not fresh.invited

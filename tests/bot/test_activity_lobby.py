@@ -1,0 +1,114 @@
+"""A game opened from the Activity, in the real bot on the emulator: with no game
+in the channel the page offers one with the server's house rules; whoever
+starts it hosts it, adds computers, starts and cancels from the page; the
+lobby is posted in the channel too, and a member joins it from either door."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .activity_pages import Participant, launch_with_activity, open_page
+from .conftest import LaunchBot, Server
+from .harness import table_message
+
+
+async def lobby_of(page: Participant) -> dict[str, Any]:
+    await page.until(lambda: page.state()["stage"] == "lobby", "the lobby")
+    lobby: dict[str, Any] = page.state()["lobby"]
+    return lobby
+
+
+async def test_with_no_game_the_page_offers_one_with_the_servers_rules(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    page = await open_page(bot, server, server.ann, pages)
+    state = page.state()
+    assert state["stage"] == "none"
+    form = state["new_game"]
+    names = [option["name"] for option in form["options"]]
+    assert names[:2] == ["length", "turn_timeout"] and "ace" in names
+    length = next(option for option in form["options"] if option["name"] == "length")
+    assert length["value"] == "target:100"  # the default rules: first to 100 points
+    assert {"value": "hands:3", "label": "3 hands"} in length["choices"]
+
+
+async def test_a_game_opened_in_the_activity_is_hosted_there_and_posted_in_the_channel(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    ann = await open_page(bot, server, server.ann, pages)
+    bob = await open_page(bot, server, server.bob, pages)
+    answer = await ann.send("open", rules={"hands": 2, "hints": "off"})
+    assert answer["type"] == "done", answer
+    lobby = await lobby_of(ann)
+    assert lobby["host"] and lobby["can_add"] and not lobby["can_start"]
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.host_id == server.ann.id
+    assert table.rules.hands == 2 and table.rules.target is None
+    # The lobby is in the channel too: the chat's door is open.
+    await bot.game.tasks.wait_idle()
+    posted = table_message(server.emu, server.channel)
+    assert "a new game is forming" in posted.text()
+    # Bob watches it fill in, and may join; he is no host.
+    other = await lobby_of(bob)
+    assert other["can_join"] and not other["host"]
+    refused = await bob.send("add_computer", level="hard")
+    assert refused["type"] == "refused" and "Only the host" in refused["text"]
+    assert (await bob.send("join"))["type"] == "done"
+    assert (await ann.send("add_computer", level="hard"))["type"] == "done"
+    await ann.until(lambda: len(ann.state()["seats"]) == 3, "the computer's seat")
+    assert (await ann.send("remove_computer"))["type"] == "done"
+    lobby = await lobby_of(ann)
+    assert lobby["can_start"]
+    assert (await ann.send("start"))["type"] == "done"
+    await ann.until(lambda: ann.state()["stage"] == "playing", "the deal")
+    await bob.until(lambda: bob.state()["stage"] == "playing", "the deal")
+    await bot.game.tasks.wait_idle()
+    # Each player is sent their cards, as with Start in the chat.
+    for actor in (server.ann, server.bob):
+        assert any("is dealt" in m.text() for m in actor.dms())
+
+
+async def test_a_member_joins_an_activity_lobby_from_the_chat(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    ann = await open_page(bot, server, server.ann, pages)
+    assert (await ann.send("open"))["type"] == "done"
+    await bot.game.tasks.wait_idle()
+    lobby_message = table_message(server.emu, server.channel)
+    joined = await server.cat.click(lobby_message, label="Join")
+    assert joined.answered and "Cat" in lobby_message.text()
+    await ann.until(lambda: any(seat["name"] == "Cat" for seat in ann.state()["seats"]),
+                    "Cat's seat, seen in the page")
+
+
+async def test_a_second_game_cannot_open_and_the_host_cancels(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    ann = await open_page(bot, server, server.ann, pages)
+    bob = await open_page(bot, server, server.bob, pages)
+    assert (await ann.send("open"))["type"] == "done"
+    again = await bob.send("open")
+    assert again["type"] == "refused" and "already open" in again["text"]
+    bad = await ann.send("open", rules={"hands": 3, "target": 50})
+    assert bad["type"] == "refused"
+    assert (await ann.send("cancel"))["type"] == "done"
+    await ann.until(lambda: ann.state()["stage"] in ("none", "finished"), "the lobby closed")
+    assert bot.game.tables.get(server.channel.id) is None
+    await bot.game.tasks.wait_idle()
+    assert "cancelled" in table_message(server.emu, server.channel).text()
+
+
+async def test_house_rules_of_the_wrong_shape_are_refused_and_change_nothing(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    ann = await open_page(bot, server, server.ann, pages)
+    for rules in ({"jokers": "yes"}, {"hands": True}, {"ace": "x" * 40}, ["hands"]):
+        answer = await ann.send("open", rules=rules)
+        assert answer["type"] in ("error", "refused"), answer
+    assert bot.game.tables.get(server.channel.id) is None
+
