@@ -50,6 +50,9 @@ class MessageFlag(IntFlag):
 class ChannelType:
     GUILD_TEXT = 0
     DM = 1
+    # A voice channel, with its own text chat as Discord has given every one
+    # since 2022: messages, commands and Activities work in it as in a text one.
+    GUILD_VOICE = 2
 
 
 class InteractionType:
@@ -84,6 +87,8 @@ class User:
     dms_open: bool = True
     # The language of the person's Discord client: each interaction's ``locale``.
     locale: str = "en-US"
+    # The hash of the person's own avatar on Discord's CDN; None: Discord's default.
+    avatar: str | None = None
 
     def __str__(self) -> str:
         return self.name

@@ -33,7 +33,7 @@ GATEWAY_INTENT_GUILD_MEMBERS = 1 << 1
 def user(u: User) -> dict[str, Any]:
     return {
         "id": str(u.id), "username": u.name, "discriminator": "0", "global_name": u.name,
-        "avatar": None, "bot": u.bot, "system": False, "public_flags": 0, "flags": 0,
+        "avatar": u.avatar, "bot": u.bot, "system": False, "public_flags": 0, "flags": 0,
         "banner": None, "accent_color": None, "avatar_decoration_data": None,
     }
 
@@ -67,7 +67,7 @@ def channel(world: World, channel_id: int) -> dict[str, Any]:
         assert c.recipient_id is not None
         return {"id": str(c.id), "type": c.type, "last_message_id": last, "flags": 0,
                 "recipients": [user(world.users[c.recipient_id])]}
-    return {
+    shown: dict[str, Any] = {
         "id": str(c.id), "type": c.type, "guild_id": str(c.guild_id), "name": c.name,
         "position": c.position, "topic": None, "nsfw": False,
         "permission_overwrites": [
@@ -75,6 +75,13 @@ def channel(world: World, channel_id: int) -> dict[str, Any]:
             for target, (kind, allow, deny) in c.overwrites.items()],
         "last_message_id": last, "rate_limit_per_user": 0, "parent_id": None, "flags": 0,
     }
+    if c.type == ChannelType.GUILD_VOICE:
+        # GuildChannelResponse's voice fields (OpenAPI); discord.py reads bitrate
+        # and user_limit as required of a voice channel.
+        shown |= {"bitrate": 64000, "user_limit": 0, "rtc_region": None,
+                  "video_quality_mode": 1}
+        del shown["topic"]
+    return shown
 
 
 def guild(world: World, g: Guild, *, intents: int) -> dict[str, Any]:

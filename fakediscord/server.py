@@ -28,6 +28,7 @@ from .world import (
     BOT_PERMISSIONS,
     AppEmoji,
     Channel,
+    ChannelType,
     Guild,
     Interaction,
     Message,
@@ -136,6 +137,13 @@ class FakeDiscord:
 
     def create_text_channel(self, guild: Guild, name: str) -> Channel:
         channel = self.world.create_channel(guild, name)
+        self.gateway.dispatch("CHANNEL_CREATE", payloads.channel(self.world, channel.id),
+                              guild_id=guild.id)
+        return channel
+
+    def create_voice_channel(self, guild: Guild, name: str) -> Channel:
+        """A voice channel and its text chat, where people launch Activities most."""
+        channel = self.world.create_channel(guild, name, kind=ChannelType.GUILD_VOICE)
         self.gateway.dispatch("CHANNEL_CREATE", payloads.channel(self.world, channel.id),
                               guild_id=guild.id)
         return channel

@@ -215,8 +215,9 @@ class World:
         guild.members[user.id] = member
         return member
 
-    def create_channel(self, guild: Guild, name: str) -> Channel:
-        channel = Channel(self.ids.next(), ChannelType.GUILD_TEXT, name, guild.id,
+    def create_channel(self, guild: Guild, name: str, *,
+                       kind: int = ChannelType.GUILD_TEXT) -> Channel:
+        channel = Channel(self.ids.next(), kind, name, guild.id,
                           position=len(guild.channel_ids))
         self.channels[channel.id] = channel
         self.channel_log[channel.id] = []
@@ -461,6 +462,23 @@ class World:
         command unless it has one. Returns the Entry Point command."""
         self.activities_enabled = True
         return self.entry_point() or self.upsert_command(None, DEFAULT_ENTRY_POINT)
+
+    def launcher_refusal(self, user_id: int, channel_id: int) -> str | None:
+        """Why the App Launcher (or the Entry Point command) would not open the
+        Activity for this person in this channel, or None. Discord offers it
+        where the Entry Point's ``contexts`` say: 0 a server's channel, 1 the
+        bot's DM, 2 a group DM; a command without them is offered in all three
+        (the application command object's reference)."""
+        channel = self.channels.get(channel_id)
+        if channel is None or not self.can_see_channel(user_id, channel):
+            return "No such channel."
+        entry = self.entry_point()
+        if entry is None or not self.activities_enabled:
+            return "This app has no Activity to launch."
+        context = 1 if channel.is_dm else 0
+        if context not in (entry.get("contexts") or [0, 1, 2]):
+            return "This Activity can be launched in a server's channels only."
+        return None
 
     def launch_activity(self, user_id: int, channel_id: int) -> ActivityInstance:
         """A person launches the Activity in a channel (the App Launcher, or the bot's

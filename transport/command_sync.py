@@ -18,6 +18,7 @@ from discord import app_commands
 from .private import global_commands
 
 PRIMARY_ENTRY_POINT = 4
+GUILD_CONTEXT = 0  # Discord's interaction context: a server's channel
 # What an Entry Point's create payload holds; the rest of it (its id, version,
 # application) is Discord's to set.
 ENTRY_POINT_FIELDS = (
@@ -46,5 +47,9 @@ async def sync_global_commands(tree: app_commands.CommandTree[Any]) -> None:
     for command in existing:
         found: dict[str, Any] = dict(command)
         if found.get("type") == PRIMARY_ENTRY_POINT:
-            payload.append({key: found[key] for key in ENTRY_POINT_FIELDS if key in found})
+            kept = {key: found[key] for key in ENTRY_POINT_FIELDS if key in found}
+            # Launched in servers only: a game lives in a server's channel, with a
+            # public table and the server's ratings; a DM has neither.
+            kept["contexts"] = [GUILD_CONTEXT]
+            payload.append(kept)
     await client.http.bulk_upsert_global_commands(application_id, payload=payload)

@@ -36,7 +36,7 @@ HOP_HEADERS = {"connection", "keep-alive", "transfer-encoding", "upgrade", "host
 
 def _user(user: User) -> dict[str, Any]:
     return {"id": str(user.id), "username": user.name, "global_name": user.name,
-            "discriminator": "0", "avatar": None, "flags": 0, "bot": user.bot}
+            "discriminator": "0", "avatar": user.avatar, "flags": 0, "bot": user.bot}
 
 
 class ActivityFrame:
@@ -53,7 +53,8 @@ class ActivityFrame:
         app.router.add_get("/activity.js", self._script)
         for action, handler in (("join", self._join), ("authorize", self._authorize),
                                 ("authenticate", self._authenticate),
-                                ("participants", self._participants), ("leave", self._leave)):
+                                ("participants", self._participants), ("leave", self._leave),
+                                ("launch", self._launch)):
             app.router.add_post(f"/api/activity/{action}", handler)
         app.router.add_route("*", PROXIED + "/{tail:.*}", self._proxy)
 
@@ -96,7 +97,21 @@ class ActivityFrame:
             "channel_id": str(instance.channel_id),
             "guild_id": str(instance.guild_id or ""),
             "user": {"id": str(user.id), "username": user.name},
+            "application_id": str(self.emu.world.application_id),
+            "application_name": self.emu.bot_user.name,
         })
+
+    async def _launch(self, request: web.Request) -> web.Response:
+        """The App Launcher (or the Entry Point command) in a channel: no
+        interaction reaches the bot, Discord's app opens the Activity itself."""
+        body, user = await self._body(request)
+        raw = str(body.get("channel", ""))
+        channel_id = int(raw) if raw.isdigit() else 0
+        refusal = self.emu.world.launcher_refusal(user.id, channel_id)
+        if refusal is not None:
+            return web.json_response({"error": refusal}, status=400)
+        instance = self.emu.world.launch_activity(user.id, channel_id)
+        return web.json_response({"instance": instance.instance_id})
 
     async def _authorize(self, request: web.Request) -> web.Response:
         body, user = await self._body(request)

@@ -1,4 +1,5 @@
-"""The people and places of local play: one server, two channels, four members."""
+"""The people and places of local play: one server, two text channels and a
+voice channel (where Discord's members launch Activities most), four members."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from ..world import Channel, Guild
 
 SERVER_NAME = "Rummy Club"
 CHANNEL_NAMES = ("rummy", "general")
+VOICE_NAMES = ("Game Night",)
 # You, and three friends to play with (or to switch to, and play against yourself).
 MEMBER_NAMES = ("Ann", "Bob", "Cat", "Dan")
 
@@ -35,6 +37,7 @@ def seat_the_cast(emu: FakeDiscord) -> Cast:
     owner would: ``/rummy settings`` and ``/rummy season end`` work for her."""
     guild = emu.create_guild(SERVER_NAME)
     channels = [emu.create_text_channel(guild, name) for name in CHANNEL_NAMES]
+    channels += [emu.create_voice_channel(guild, name) for name in VOICE_NAMES]
     owner, *friends = MEMBER_NAMES
     members = [emu.create_user(owner, guild=guild, manage_guild=True, manage_messages=True)]
     members += [emu.create_user(name, guild=guild) for name in friends]
@@ -47,10 +50,10 @@ def find_the_cast(emu: FakeDiscord) -> Cast | None:
     guild = next((g for g in world.guilds.values() if g.name == SERVER_NAME), None)
     if guild is None:
         return None
-    channels = [c for c in world.channels.values()
-                if c.guild_id == guild.id and c.name in CHANNEL_NAMES]
+    names = (*CHANNEL_NAMES, *VOICE_NAMES)
+    channels = [c for c in world.channels.values() if c.guild_id == guild.id and c.name in names]
     by_name = {world.users[user_id].name: world.users[user_id] for user_id in guild.members}
-    if len(channels) != len(CHANNEL_NAMES) or not all(n in by_name for n in MEMBER_NAMES):
+    if len(channels) != len(names) or not all(n in by_name for n in MEMBER_NAMES):
         return None
-    channels.sort(key=lambda c: CHANNEL_NAMES.index(c.name))
+    channels.sort(key=lambda c: names.index(c.name))
     return Cast(guild, channels, [Actor(emu, by_name[name]) for name in MEMBER_NAMES])

@@ -24,7 +24,7 @@ from aiohttp import WSMsgType, web
 from ..actors import Actor
 from ..server import FakeDiscord
 from ..transcript.messages import message_html, stylesheet
-from ..world import Channel, Message
+from ..world import Channel, ChannelType, Message
 from .activity_frame import ActivityFrame
 from .cast import Cast
 from .page_guard import page_guard
@@ -151,7 +151,8 @@ class WebClient:
     def hello(self, member: Actor) -> dict[str, Any]:
         """Everything a page draws besides the messages: who, where, what to type."""
         guild = self.cast.guild
-        channels = [{"id": str(c.id), "name": c.name, "kind": "text"}
+        channels = [{"id": str(c.id), "name": c.name,
+                     "kind": "voice" if c.type == ChannelType.GUILD_VOICE else "text"}
                     for c in self.cast.channels if self.emu.world.can_see_channel(member.id, c)]
         channels.append({"id": str(member.dm_channel.id), "name": self.emu.bot_user.name,
                          "kind": "dm"})
@@ -167,6 +168,8 @@ class WebClient:
             "commands": self.emu.commands(guild) + self.emu.commands(None),
             "locales": LOCALES,
             "problems": list(self.emu.problems),
+            # The App Launcher: offered where the application's Entry Point is.
+            "launcher": self.emu.world.entry_point() is not None,
         }
 
     def _changed(self) -> None:

@@ -41,6 +41,9 @@ async def test_the_entry_point_command_survives_the_bots_command_sync(
         client_secret=server.emu.world.client_secret, port=0))
     after = server.emu.world.entry_point()
     assert after is not None and after["id"] == before["id"] and after["type"] == 4
+    # Discord's own handler launches it (the bot answers no interaction), in
+    # servers only: a game lives in a server's channel.
+    assert after["handler"] == 2 and after["contexts"] == [0]
     assert server.emu.world.find_command("rummy", None) is not None
 
 

@@ -14,7 +14,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from fakediscord import Actor, Channel, FakeDiscord, Guild, Interaction
+from fakediscord import Actor, Channel, FakeDiscord, Guild, Interaction, payloads
 from fakediscord.oauth import CODE_LIFETIME, TOKEN_LIFETIME
 from fakediscord.rest.ratelimits import RateLimits
 from fakediscord.spec import validate_body, validate_response
@@ -343,6 +343,54 @@ async def test_the_bot_reads_an_instance(
     assert await http("GET", path, authorization=None) == (401, UNAUTHORIZED)
     assert fake_discord.problems == []
 
+
+
+# -- the App Launcher, and voice channels ------------------------------------------------
+
+
+def test_the_app_launcher_opens_where_the_entry_point_is_offered(
+        fake_discord: FakeDiscord) -> None:
+    emu, world = fake_discord, fake_discord.world
+    guild = emu.create_guild("Server")
+    voice = emu.create_voice_channel(guild, "Game Night")
+    alice = emu.create_user("alice", guild=guild)
+    outsider = emu.create_user("carol")
+    dm = alice.dm_channel.id
+    assert world.launcher_refusal(alice.id, voice.id) == "This app has no Activity to launch."
+    entry = world.enable_activities()
+    # Discord's default Entry Point names no contexts: offered everywhere.
+    assert world.launcher_refusal(alice.id, voice.id) is None
+    assert world.launcher_refusal(alice.id, dm) is None
+    assert world.launcher_refusal(outsider.id, voice.id) == "No such channel."
+    assert world.launcher_refusal(alice.id, 12345) == "No such channel."
+    world.upsert_command(None, {**entry, "contexts": [0]})
+    assert world.launcher_refusal(alice.id, dm) == (
+        "This Activity can be launched in a server's channels only.")
+    assert world.launcher_refusal(alice.id, voice.id) is None
+    # No interaction: the person joins the channel's instance, as the launcher does.
+    assert world.launch_activity(alice.id, voice.id).users == [alice.id]
+
+
+async def test_a_voice_channel_reaches_discord_py_as_one_with_its_text_chat(
+        fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    emu = fake_discord
+    guild = emu.create_guild("Server")
+    voice = emu.create_voice_channel(guild, "Game Night")
+    alice = emu.create_user("alice", guild=guild)
+    bot = discord.Client(intents=discord.Intents.default())
+    await start_bot(bot)
+    seen = bot.get_channel(voice.id)
+    assert isinstance(seen, discord.VoiceChannel) and seen.name == "Game Night"
+    fetched = await bot.fetch_channel(voice.id)
+    assert isinstance(fetched, discord.VoiceChannel) and fetched.bitrate == 64000
+    shown = payloads.channel(emu.world, voice.id)
+    assert validate_response("GET", "/channels/{channel_id}", shown) is None
+    # Its chat takes messages from the bot and from members alike.
+    await seen.send("A table is open here.")
+    await alice.say(voice, "count me in")
+    said = [m.content for m in emu.world.channel_messages(voice.id, viewer=alice.id)]
+    assert said == ["A table is open here.", "count me in"]
+    assert emu.problems == []
 
 # -- LAUNCH_ACTIVITY (callback type 12) ---------------------------------------------------
 

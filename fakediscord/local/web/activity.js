@@ -17,6 +17,7 @@ const note = document.getElementById("note");
 const subscriptions = new Set();
 let launch = null;
 let participantsSeen = null; // the participants the Activity was last told of
+let grantedScopes = []; // what the person authorised the Activity to do
 
 window.rpcFrames = [];
 
@@ -58,9 +59,12 @@ async function answer(command) {
       reply(command, { code });
       break;
     }
-    case "AUTHENTICATE":
-      reply(command, await ask("api/activity/authenticate", { access_token: command.args.access_token }));
+    case "AUTHENTICATE": {
+      const signed = await ask("api/activity/authenticate", { access_token: command.args.access_token });
+      grantedScopes = signed.scopes;
+      reply(command, signed);
       break;
+    }
     case "GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS": {
       const found = await ask("api/activity/participants", {});
       participantsSeen = JSON.stringify(found.participants.map((p) => p.id));
@@ -79,6 +83,28 @@ async function answer(command) {
     case "SET_ORIENTATION_LOCK_STATE":
       reply(command, null);
       break;
+    case "OPEN_INVITE_DIALOG":
+      // Discord's app opens its own dialog to invite friends or a channel; the
+      // Activity is answered at once, whatever the person then does (the SDK
+      // parses this command's reply with its empty-response schema: null).
+      note.textContent = "Discord would open its invite dialog here.";
+      note.hidden = false;
+      setTimeout(() => { note.hidden = true; }, 3000);
+      reply(command, null);
+      break;
+    case "SET_ACTIVITY": {
+      // Rich presence needs the scope rpc.activities.write among those granted
+      // (Discord's setActivity reference); the reply is the activity as set,
+      // which the SDK parses with its activity schema.
+      if (!grantedScopes.includes("rpc.activities.write")) {
+        refuse(command, 4006, "Not authenticated or invalid scope");
+        break;
+      }
+      const shown = command.args.activity || {};
+      window.presence = shown;
+      reply(command, { ...shown, name: launch.application_name, application_id: launch.application_id });
+      break;
+    }
     default:
       refuse(command, 4002, `${command.cmd} is not a command the stand-in answers`);
   }

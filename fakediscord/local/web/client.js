@@ -69,6 +69,15 @@ function openActivity(url) {
     frame.src = url;
   }
   $("activity").hidden = false;
+  // The Activity takes the keyboard, as Discord's app gives it when it opens.
+  frame.focus();
+}
+
+// The App Launcher: Discord's app opens the Activity in this channel itself,
+// with no interaction for the bot; the launch reaches this page like any other.
+async function launch() {
+  const answer = await post("/api/activity/launch", { channel: state.channel });
+  if (answer.error) refuse(answer.error);
 }
 
 function closeActivity() {
@@ -86,9 +95,9 @@ function hello(event) {
   fill($("as"), event.members.map((m) => [m.key, m.name]), event.me.key);
   fill($("my-locale"), Object.entries(event.locales), event.me.locale);
   fill($("server-locale"), Object.entries(event.locales), event.server.locale);
-  const text = event.channels.filter((c) => c.kind === "text");
+  const text = event.channels.filter((c) => c.kind !== "dm");
   const dms = event.channels.filter((c) => c.kind === "dm");
-  list($("channels"), text, (c) => `# ${c.name}`);
+  list($("channels"), text, (c) => `${c.kind === "voice" ? "🔊" : "#"} ${c.name}`);
   list($("dms"), dms, (c) => `@ ${c.name}`);
   if (event.fresh) {
     // A new connection sends every message again: start from an empty log.
@@ -136,8 +145,9 @@ function show(channelId) {
   state.unread.delete(channelId);
   for (const [id, log] of state.logs) log.hidden = id !== channelId;
   const channel = state.hello.channels.find((c) => c.id === channelId);
-  const name = channel.kind === "dm" ? `@${channel.name}` : `#${channel.name}`;
+  const name = `${{ dm: "@", voice: "🔊 " }[channel.kind] || "#"}${channel.name}`;
   $("where").textContent = name;
+  $("launch").hidden = !state.hello.launcher || channel.kind === "dm";
   document.title = `${name} · ${state.hello.server.name}`;
   $("text").placeholder = channel.kind === "dm" ? `Message @${channel.name}` : `Message #${channel.name}`;
   for (const button of document.querySelectorAll("#side li button")) {
@@ -453,6 +463,7 @@ $("reset").addEventListener("click", async () => {
 });
 $("dev-toggle").addEventListener("click", () => { $("dev").hidden = !$("dev").hidden; });
 $("activity-close").addEventListener("click", closeActivity);
+$("launch").addEventListener("click", launch);
 $("menu").addEventListener("click", () => $("side").classList.toggle("open"));
 
 connect();
