@@ -14,7 +14,7 @@ from tables import MAX_SEATS, MIN_SEATS, Seat, Table
 from tables.names import plain_name
 
 from .i18n import N_, _, number
-from .render import CHOICE_LABELS, rule_setting, rules_summary
+from .render import CHOICE_LABELS, changed_rules, rule_setting
 
 # What the form offers for the match's length and the turn's clock (the slash
 # command takes any number; a page offers the usual ones, and the current).
@@ -50,7 +50,8 @@ def lobby_state(table: Table, seat: Seat | None, user_id: int | None,
                    for level, label in ADD_COMPUTER_LABELS.items()],
         "seats_text": _("**Seats** ({seated}/{most})", seated=number(len(table.seats)),
                         most=number(MAX_SEATS)),
-        "rules": rules_summary(table.rules),
+        # Each rule in a few words, all of them: the Activity has no Rules button.
+        "rules": changed_rules(table.rules, None),
         "labels": {
             "heading": _("Rummy: a new game is forming"),
             "join": _("Join"),

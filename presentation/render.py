@@ -89,12 +89,16 @@ RULE_TOPICS = {
 }
 
 
-def changed_rules(rules: HouseRules, base: HouseRules) -> list[str]:
-    """The rules of ``rules`` that differ from ``base``, each in a few words."""
+def changed_rules(rules: HouseRules, base: HouseRules | None) -> list[str]:
+    """The rules of ``rules`` that differ from ``base``, each in a few words;
+    with no ``base``, every rule the game is played by (a match of so many
+    hands has no target)."""
     shown = []
     for option in RULE_OPTIONS:
-        value, before = getattr(rules, option.name), getattr(base, option.name)
-        if value == before or value is None:
+        value = getattr(rules, option.name)
+        if value is None or (base is not None and value == getattr(base, option.name)):
+            continue
+        if base is None and option.name == "target" and rules.hands is not None:
             continue
         setting = rule_setting(option.name, getattr(value, "value", value))
         topic = RULE_TOPICS.get(option.name)

@@ -31,6 +31,7 @@ from engine import (
     sort_by_rank,
 )
 from engine.cards import RANK_NAMES
+from engine.rules import RummyBonus
 from tables import Seat, Stage, Table
 from tables.names import plain_name
 
@@ -41,7 +42,8 @@ from .i18n import LANGUAGES, _, card_text, current, label_on, n_, number
 from .labels import JOIN_LABEL, NEXT_HAND_LABEL, REMATCH_LABEL
 from .lobby_state import lobby_state
 from .page_protocol import VERSION
-from .render import TEXT_CARDS, log_text, rules_summary
+from .render import TEXT_CARDS, log_text, rule_setting, rules_summary
+from .table_message import winners_text
 
 
 def _colour(index: int) -> str:
@@ -53,6 +55,7 @@ def _codes(cards: Sequence[Card]) -> list[str]:
 
 
 def _seats(table: Table, view: HandView | None, viewer: str | None) -> list[dict[str, Any]]:
+    totals = table.match.totals if table.match is not None else {}
     seats = []
     for index, seat in enumerate(table.seats):
         seats.append(
@@ -68,6 +71,8 @@ def _seats(table: Table, view: HandView | None, viewer: str | None) -> list[dict
                 "you": seat.key == viewer,
                 "cards": None if view is None else view.card_counts.get(seat.key, 0),
                 "turn": view is not None and view.turn == seat.key and view.outcome is None,
+                "total": totals.get(seat.key, 0),
+                "level": seat.level if seat.is_computer else None,
             }
         )
     return seats
@@ -99,7 +104,7 @@ def _legal(view: HandView) -> dict[str, Any]:
     }
 
 
-def _labels(table: Table, view: HandView | None, mode: str) -> dict[str, str]:
+def _labels(view: HandView | None, mode: str) -> dict[str, str]:
     """The page's words, in the reader's language (the chat's own, where the
     chat has the same control)."""
     top = view.discard_top if view is not None else None
@@ -121,6 +126,13 @@ def _labels(table: Table, view: HandView | None, mode: str) -> dict[str, str]:
         "spectating": _("You are watching: only players see their cards."),
         "reconnecting": _("Reconnecting…"),
         "language": _("Language"),
+        "invite": _("Invite"),
+        "sound_on": _("Sounds on"),
+        "sound_off": _("Sounds off"),
+        "new_game": _("Start a game"),
+        "cards_in_hand": _("Cards in hand"),
+        "total": _("Total"),
+        "close": _("Close"),
     }
 
 
@@ -139,12 +151,16 @@ def _outcome(table: Table, outcome: HandOutcome, viewer: str | None) -> dict[str
     rows = []
     for index, seat in enumerate(table.seats):
         left = outcome.remaining.get(seat.key, ())
+        held = outcome.counts.get(seat.key, 0)
         rows.append(
             {
                 "name": plain_name(seat.name),
+                "user": None if seat.user_id is None else str(seat.user_id),
                 "colour": _colour(index),
                 "you": seat.key == viewer,
                 "cards": _codes(sort_by_rank(left)),
+                # What the cards left in hand count, as the chat's result says it.
+                "held": n_("{n} point", "{n} points", held) if left else _("No cards left"),
                 "score": outcome.scores.get(seat.key, 0),
                 "total": match.totals.get(seat.key, 0),
                 "winner": seat.key in outcome.winners,
@@ -153,12 +169,15 @@ def _outcome(table: Table, outcome: HandOutcome, viewer: str | None) -> dict[str
     shown: dict[str, Any] = {
         "heading": _("Hand {number} is over", number=number(table.hand_number)),
         "headline": headline(outcome, table.names(), viewer),
+        "explained": _scoring(table, outcome),
         "rows": rows,
         "match_over": match.is_over,
         "score": _("Score"),
         "total": _("Total"),
+        "hands": _("Hands"),
     }
     if match.is_over:
+        shown["winners"] = winners_text(table)
         keys = [seat.key for seat in table.seats]
         lines = running_totals([dict(done.scores) for done in match.history], keys)
         shown["chart"] = [
@@ -171,6 +190,33 @@ def _outcome(table: Table, outcome: HandOutcome, viewer: str | None) -> dict[str
             rematch=label_on(REMATCH_LABEL, table.language),
         )
     return shown
+
+
+def _scoring(table: Table, outcome: HandOutcome) -> list[str]:
+    """Why the winner scored what they did: the points the others held, doubled
+    for rummy where the house rules say so."""
+    lines = []
+    if outcome.went_out is not None:
+        held = sum(points for key, points in outcome.counts.items() if key != outcome.went_out)
+        lines.append(_("**{who}** scores the points the others still held: {points}.",
+                       who=table.name_of(outcome.went_out),
+                       points=n_("{n} point", "{n} points", held)))
+    if outcome.rummy and table.rules.rummy_bonus is RummyBonus.DOUBLE:
+        lines.append(_("Rummy: going out in one turn, with nothing melded or laid off "
+                       "before, doubles the hand's score."))
+    return lines
+
+
+def match_line(table: Table) -> str:
+    """Where the match stands, for the top of the page: the hand, and how long it goes on."""
+    rules = table.rules
+    if rules.hands is not None:
+        return _("Rummy — hand {number} of {hands}", number=number(table.hand_number),
+                 hands=number(rules.hands))
+    heading = _("Rummy — hand {number}", number=number(table.hand_number))
+    if rules.target is None:
+        return heading
+    return f"{heading} · {rule_setting('target', rules.target)}"
 
 
 def _status(table: Table, view: HandView, hand: HandLayout | None) -> str:
@@ -199,6 +245,7 @@ def table_state(table: Table | None, viewer: Seat | None, user_id: int | None = 
             "languages": LANGUAGES,
             "stage": "none",
             "version": "",
+            "labels": _labels(None, "rank"),
             "text": _("There is no game in this channel: start one with **/rummy start**."),
         }
     key = viewer.key if viewer is not None else None
@@ -220,7 +267,7 @@ def table_state(table: Table | None, viewer: Seat | None, user_id: int | None = 
     match = table.match
     if table.stage is Stage.LOBBY or match is None:
         state["seats"] = _seats(table, None, key)
-        state["labels"] = _labels(table, None, mode)
+        state["labels"] = _labels(None, mode)
         state["text"] = _("Waiting for the host to start the game.")
         if table.stage is Stage.LOBBY:
             state["lobby"] = lobby_state(table, viewer, user_id, earlier)
@@ -232,7 +279,7 @@ def table_state(table: Table | None, viewer: Seat | None, user_id: int | None = 
     state.update(
         {
             "seats": _seats(table, view, key),
-            "labels": _labels(table, view, mode),
+            "labels": _labels(view, mode),
             "turn": view.turn,
             "phase": "draw" if view.phase is Phase.DRAW else "play",
             "deadline_in": None if deadline is None else max(0.0, deadline - time.time()),
@@ -240,6 +287,7 @@ def table_state(table: Table | None, viewer: Seat | None, user_id: int | None = 
             "stock_text": n_("{n} card", "{n} cards", view.stock_size),
             "discard_top": None if view.discard_top is None else view.discard_top.code,
             "discard_count": len(view.discard_pile),
+            "match_line": match_line(table),
             "melds": [
                 {
                     "number": index,  # from 1, as the lay-offs name it

@@ -67,7 +67,8 @@ FRAMED_BY = "'self' https://discord.com https://*.discord.com https://*.discords
 PAGE_HEADERS = {
     "Cache-Control": "no-store",
     "Content-Security-Policy": (
-        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+        "default-src 'self'; img-src 'self' data: https://cdn.discordapp.com; style-src 'self'; "
+        "script-src 'self'; "
         f"connect-src 'self' ws: wss:; frame-ancestors {FRAMED_BY}"
     ),
     "X-Content-Type-Options": "nosniff",
@@ -218,7 +219,8 @@ class ActivityServer:
             log.warning("could not check an Activity player with Discord: %s", error)
             return _refused(503, "Discord could not be asked: try again in a moment", 5)
         if instance is None or instance.channel_id is None or instance.guild_id is None:
-            return _refused(403, "that is not an open instance of this Activity in a server")
+            return _refused(403, "Rummy is played in a server's channels: open it from a "
+                                 "channel of a server, where the game and its table live")
         if user_id not in instance.users:
             return _refused(403, "you are not in that instance of the Activity")
         session = self.sessions.issue(user_id, instance_id, instance.channel_id,

@@ -53,6 +53,9 @@ async def test_a_game_opened_in_the_activity_is_hosted_there_and_posted_in_the_c
     # Bob watches it fill in, and may join; he is no host.
     other = await lobby_of(bob)
     assert other["can_join"] and not other["host"]
+    # Everyone reads the rules chosen, all of them: the page has no Rules button.
+    assert "2 hands" in other["rules"] and "No hints" in other["rules"]
+    assert not any("points" in line and "First to" in line for line in other["rules"])
     refused = await bob.send("add_computer", level="hard")
     assert refused["type"] == "refused" and "Only the host" in refused["text"]
     assert (await bob.send("join"))["type"] == "done"

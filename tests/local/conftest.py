@@ -94,7 +94,9 @@ async def local_bot(tmp_path: Path) -> AsyncIterator[LocalBot]:
     try:
         yield bot
     finally:
-        await bot.stop()
+        code = await bot.stop()
+        # Pytest shows this with a failing test only: what the bot said, and how it ended.
+        print(f"bot.py ended with {code}; its output:", *bot.output, sep="\n")
 
 
 def chromium_path() -> str:
@@ -112,8 +114,13 @@ class Browsing:
     console_errors: list[str] = field(default_factory=list)
     pages: list[Page] = field(default_factory=list)
 
-    async def open(self, url: str, *, width: int = 1200, height: int = 900) -> Page:
-        context = await self.browser.new_context(viewport={"width": width, "height": height})
+    async def open(self, url: str, *, width: int = 1200, height: int = 900,
+                   bypass_csp: bool = False, touch: bool = False) -> Page:
+        """``bypass_csp``: a test may add scripts of its own to every frame (axe);
+        ``touch``: a phone's touch screen, with no mouse."""
+        context = await self.browser.new_context(viewport={"width": width, "height": height},
+                                                 bypass_csp=bypass_csp, has_touch=touch,
+                                                 is_mobile=touch)
         page = await context.new_page()
         page.on("console", self._console)
         page.on("pageerror", lambda error: self.console_errors.append(str(error)))

@@ -211,7 +211,7 @@ async def test_two_members_play_one_hand_through_the_two_doors(
             if not checked:
                 # Ann taps the stock out of turn: she is told why, and nothing moves.
                 await frame.locator("#stock").click()
-                await frame.locator("#toast:not([hidden])", has_text="Not your turn").wait_for(
+                await frame.locator("#note.refused", has_text="Not your turn").wait_for(
                     timeout=ACTION_TIMEOUT)
             before = await frame.locator("#discard-count").text_content()
             held = await plain_turn(bob)
@@ -321,8 +321,8 @@ async def test_a_note_in_the_old_language_goes_when_the_player_switches_language
     await cards.nth(0).click()
     await cards.nth(1).click()
     await frame.locator("#discard").click()
-    toast = frame.locator("#toast")
-    await toast.wait_for(state="visible", timeout=ACTION_TIMEOUT)
+    toast = frame.locator("#note")
+    await frame.locator("#note.refused").wait_for(timeout=ACTION_TIMEOUT)
     refusal = await toast.text_content()
     assert refusal
     await frame.locator("#language").select_option("de")
@@ -330,3 +330,8 @@ async def test_a_note_in_the_old_language_goes_when_the_player_switches_language
     # What the page says now is German, the English refusal gone.
     await toast.filter(has_text="Gespeichert.").wait_for(timeout=ACTION_TIMEOUT)
     assert refusal not in (await toast.text_content() or "")
+    # Read, "Gespeichert." gives way to why the two picked cards make nothing,
+    # which had waited behind it, in German too.
+    await frame.locator("#note.why").wait_for(timeout=ACTION_TIMEOUT)
+    explained = await toast.text_content() or ""
+    assert explained.startswith("✋") and "Gespeichert." not in explained

@@ -1,16 +1,13 @@
 // The connection to the bot's server: intents out, numbered so that one sent
 // again after a reconnect is played once; pictures of the table and answers in.
 import { app, label } from "./@asset(state.js)";
-import { render } from "./@asset(drawing.js)";
-import { banner, showLog, toast } from "./@asset(outcome.js)";
+import { banner, note, showLog, why } from "./@asset(outcome.js)";
 import { CLOSE, FRAMES } from "./@asset(protocol.js)";
 import { signIn } from "./@asset(signin.js)";
-import { richText } from "./@asset(text.js)";
 
 const RETRY_STEPS = [250, 500, 1000, 2000, 4000, 8000];
 // Closed for a reason a reconnect would not mend: the page says why and waits.
 const FINAL = new Set([CLOSE.BAD_FRAME, CLOSE.NOT_IN_INSTANCE, CLOSE.OPENED_ELSEWHERE]);
-const $ = (id) => document.getElementById(id);
 
 export function send(op, extra = {}) {
   if (!app.state) return;
@@ -28,25 +25,25 @@ function answered(frame) {
 function receive(frame) {
   switch (frame.type) {
     case FRAMES.STATE:
-      render(frame);
+      app.render(frame);
       break;
     case FRAMES.DONE:
     case FRAMES.DUPLICATE:
       answered(frame);
-      if (frame.text) toast(frame.text, "done");
+      if (frame.text) note(frame.text, "done");
       break;
     case FRAMES.REFUSED:
       answered(frame);
-      toast(frame.text);
+      note(frame.text);
       break;
     case FRAMES.WHY:
-      if (app.picked.size) richText($("why"), frame.text ? `✋ ${frame.text}` : "");
+      if (app.picked.size) why(frame.text ? `✋ ${frame.text}` : "");
       break;
     case FRAMES.HINT:
       answered(frame);
       app.picked = new Set(frame.cards || []);
-      toast(frame.text, "hint");
-      if (app.state) render(app.state);
+      if (app.state) app.render(app.state);
+      note(frame.text, "hint");
       break;
     case FRAMES.LOG:
       answered(frame);
@@ -54,7 +51,7 @@ function receive(frame) {
       break;
     case FRAMES.ERROR:
       answered(frame);
-      toast(frame.text || "");
+      note(frame.text || "");
       break;
     case FRAMES.CLOSING:
       app.closing = frame;

@@ -1,26 +1,32 @@
-// Drawing the table from the server's picture of it: the seats, the piles, the
-// melds, the status, the player's hand and the moves they may make now.
+// Drawing the table from the server's picture of it: where the match stands,
+// the other players around the table (their faces, totals and cards as a fan
+// of backs), the piles, the melds, the status, and the player's own side: their
+// seat, the note above their hand, the hand, and the moves they may make now.
 import { $, app, label } from "./@asset(state.js)";
 import { animateFrom, cardElement, where } from "./@asset(cards.js)";
-import { drawOutcome } from "./@asset(outcome.js)";
+import { drawLobby } from "./@asset(lobby.js)";
+import { drawOutcome, note } from "./@asset(outcome.js)";
+import { avatar, shownName } from "./@asset(people.js)";
 import { askWhy, discardable, layOffOnto, layOffs, meldable } from "./@asset(picking.js)";
 import { OPS } from "./@asset(protocol.js)";
+import { drawSoundButton, play } from "./@asset(sound.js)";
 import { moveButton, richText } from "./@asset(text.js)";
 
 let countdown = null;
+const stillMotion = matchMedia("(prefers-reduced-motion: reduce)");
 
 export function render(next) {
   const previous = app.state;
   const moved = previous && previous.version !== next.version;
   const respoken = previous && previous.language !== next.language;
-  const toast = $("toast");
-  if ((moved && toast.classList.contains("refused"))
-      || (respoken && !toast.classList.contains("done"))) {
+  const shown = $("note").dataset.kind;
+  if ((moved && shown === "refused") || (respoken && shown !== "done")) {
     // A refusal spoke of the table as it was ("not your turn"), and a note
     // other than the change's own answer speaks the language the page left.
-    toast.hidden = true;
+    note("");
   }
   const before = where();
+  const focused = focusedCard();
   app.state = next;
   const state = next;
   document.documentElement.lang = state.language || "en";
@@ -28,45 +34,138 @@ export function render(next) {
   const handCodes = new Set(state.hand || []);
   app.picked = new Set([...app.picked].filter((code) => handCodes.has(code)));
   if (!state.legal) app.picked.clear();
-  drawSeats();
-  drawPiles();
-  drawMelds();
-  drawStatus();
-  drawHand();
-  drawMoves();
-  drawTools();
+  drawBar();
+  const lobby = drawLobby(state);
+  $("seats").hidden = lobby;
+  $("felt").hidden = lobby;
+  $("own").hidden = lobby;
+  if (!lobby) {
+    drawSeats();
+    drawPiles();
+    drawMelds();
+    drawStatus();
+    drawMe();
+    drawHand();
+    drawMoves();
+    drawTools();
+  }
   drawOutcome();
   if (previous && previous.format === state.format) animateFrom(before, previous);
+  cheer(previous, state);
+  restoreFocus(focused || drawnJustNow(previous, state));
   askWhy();
 }
 
-export function drawSeats() {
+// The card the player has just drawn, to take the focus to (the keyboard's next
+// keys pick from the hand), unless they are busy with a menu.
+function drawnJustNow(previous, state) {
+  const drew = previous && previous.phase === "draw" && state.phase === "play"
+    && state.you && state.turn === state.you && state.fresh;
+  const busy = document.activeElement instanceof HTMLSelectElement;
+  return drew && !busy ? state.fresh : null;
+}
+app.render = render;
+
+// Sounds and the win's rain, each once, as the table moves on.
+function cheer(previous, state) {
+  if (!previous) return;
+  const newHand = previous.hand_number !== state.hand_number && state.stage === "playing";
+  if (newHand) {
+    play("deal");
+    const hand = $("hand");
+    if (!stillMotion.matches) {
+      hand.classList.add("dealing");
+      setTimeout(() => hand.classList.remove("dealing"), 1200);
+    }
+  } else if (state.you && state.turn === state.you && previous.turn !== state.turn) {
+    play("turn");
+  }
+  const won = (outcome) => outcome && outcome.rows.some((row) => row.you && row.winner);
+  if (state.outcome && !previous.outcome && won(state.outcome)) {
+    play("win");
+    celebrate();
+  }
+}
+
+function celebrate() {
+  if (stillMotion.matches) return;
+  const rain = $("celebrate");
+  rain.replaceChildren();
+  for (let i = 0; i < 24; i += 1) {
+    const suit = document.createElement("span");
+    suit.textContent = "♠♥♦♣"[i % 4];
+    suit.style.left = `${(i * 37) % 100}%`;
+    suit.style.animationDelay = `${(i % 6) * 0.12}s`;
+    suit.style.color = i % 4 === 1 || i % 4 === 2 ? "#ff6b7a" : "#f3f5f4";
+    rain.append(suit);
+  }
+  rain.hidden = false;
+  setTimeout(() => { rain.hidden = true; }, 3000);
+}
+
+function drawBar() {
   const state = app.state;
+  $("match").textContent = state.match_line || "Rummy";
+  const invite = $("invite");
+  invite.textContent = label("invite") || "Invite";
+  invite.hidden = !app.sdk;
+  drawSoundButton();
+}
+
+function seatElement(seat, { fan }) {
+  const chip = document.createElement("div");
+  chip.className = `seat${seat.turn ? " turn" : ""}${seat.you ? " you" : ""}`;
+  chip.dataset.key = seat.key;
+  chip.style.setProperty("--seat", seat.colour);
+  const name = document.createElement("span");
+  name.className = "name";
+  name.textContent = seat.name;
+  const score = document.createElement("span");
+  score.className = "score";
+  score.textContent = app.state.hand_number ? `${label("total")}: ${seat.total}` : "";
+  chip.append(avatar({ user: seat.user, name: seat.name, colour: seat.colour, computer: seat.computer }),
+    name, score);
+  if (seat.turn && app.state.deadline_in !== null && app.state.deadline_in !== undefined) {
+    const clock = document.createElement("span");
+    clock.className = "clock";
+    score.append(clock);
+    tick(clock, Date.now() + app.state.deadline_in * 1000);
+  }
+  if (fan && seat.cards !== null && seat.cards !== undefined) chip.append(backs(seat.cards));
+  // Read as one: who, their total, and how many cards they hold.
+  const held = seat.cards !== null && seat.cards !== undefined
+    ? `, ${label("cards_in_hand")}: ${seat.cards}` : "";
+  chip.setAttribute("role", "group");
+  chip.setAttribute("aria-label", `${seat.name}, ${seat.total}${held}`);
+  return chip;
+}
+
+// Another player's cards, as a fan of backs: as many as they hold, up to ten.
+function backs(count) {
+  const fan = document.createElement("span");
+  fan.className = "fan";
+  fan.setAttribute("aria-hidden", "true");
+  const shown = Math.min(count, 10);
+  for (let i = 0; i < shown; i += 1) {
+    const back = document.createElement("span");
+    back.className = "mini-back";
+    back.style.setProperty("--tilt", `${(i - (shown - 1) / 2) * 7}deg`);
+    fan.append(back);
+  }
+  const number = document.createElement("span");
+  number.className = "count";
+  number.textContent = String(count);
+  fan.append(number);
+  return fan;
+}
+
+function drawSeats() {
   clearInterval(countdown);
+  const state = app.state;
   const seats = $("seats");
   seats.replaceChildren();
   for (const seat of state.seats || []) {
-    const chip = document.createElement("div");
-    chip.className = `seat${seat.turn ? " turn" : ""}${seat.you ? " you" : ""}`;
-    chip.dataset.key = seat.key;
-    chip.style.setProperty("--seat", seat.colour);
-    const name = document.createElement("span");
-    name.className = "name";
-    name.textContent = seat.name;
-    chip.append(name);
-    if (seat.cards !== null && seat.cards !== undefined) {
-      const count = document.createElement("span");
-      count.className = "count";
-      count.innerHTML = `<span class="mini-back" aria-hidden="true"></span>${seat.cards}`;
-      chip.append(count);
-    }
-    if (seat.turn && state.deadline_in !== null && state.deadline_in !== undefined) {
-      const clock = document.createElement("span");
-      clock.className = "clock";
-      chip.append(clock);
-      tick(clock, Date.now() + state.deadline_in * 1000);
-    }
-    seats.append(chip);
+    if (!seat.you) seats.append(seatElement(seat, { fan: true }));
   }
   // Who watches without a seat: the instance's participants, as Discord tells them.
   const seated = new Set((state.seats || []).map((seat) => seat.user).filter(Boolean));
@@ -74,21 +173,28 @@ export function drawSeats() {
     if (seated.has(person.id)) continue;
     const chip = document.createElement("div");
     chip.className = "watcher";
-    chip.textContent = `👁 ${person.nickname || person.global_name || person.username}`;
+    const name = shownName(person);
+    chip.append(avatar({ user: person.id, name }), `👁 ${name}`);
     seats.append(chip);
   }
 }
 
+function drawMe() {
+  const mine = (app.state.seats || []).find((seat) => seat.you);
+  const me = $("me");
+  me.replaceChildren();
+  if (mine) me.append(seatElement(mine, { fan: false }));
+}
+
 export function showParticipants(list) {
   app.participants = list || [];
-  if (app.state) drawSeats();
+  if (app.state && !$("seats").hidden) drawSeats();
 }
 
 function tick(clock, until) {
-  clearInterval(countdown);
   const show = () => {
     const left = Math.max(0, Math.round((until - Date.now()) / 1000));
-    clock.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    clock.textContent = ` ⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
     clock.classList.toggle("short", left <= 15);
   };
   show();
@@ -97,7 +203,7 @@ function tick(clock, until) {
 
 export function drawPiles() {
   const state = app.state;
-  const playing = state.stage === "playing" || state.stage === "hand_over" || state.stage === "finished";
+  const playing = ["playing", "hand_over", "finished"].includes(state.stage);
   $("felt").classList.toggle("idle", !playing);
   $("stock-count").textContent = playing ? state.stock_text : "";
   $("stock").setAttribute("aria-label", `${label("stock")} ${state.stock_text || ""}`);
@@ -105,7 +211,10 @@ export function drawPiles() {
   top.replaceChildren();
   if (state.discard_top) top.append(cardElement(state.discard_top));
   $("discard-count").textContent = playing && state.discard_count ? String(state.discard_count) : "";
-  $("discard").setAttribute("aria-label", label("discard_pile"));
+  const topName = state.discard_top ? top.firstChild.getAttribute("aria-label") : "";
+  // The count last: the pile's name holds its visible text, in the order it shows.
+  const piled = playing && state.discard_count ? String(state.discard_count) : "";
+  $("discard").setAttribute("aria-label", `${label("discard_pile")} ${topName} ${piled}`.trim());
   const legal = state.legal;
   $("stock").classList.toggle("lit", Boolean(legal && legal.draw));
   $("discard").classList.toggle("lit", Boolean(legal && (legal.take || discardable())));
@@ -115,17 +224,24 @@ export function drawMelds() {
   const state = app.state;
   const melds = $("melds");
   melds.replaceChildren();
+  melds.setAttribute("aria-label", label("melds"));
   for (const meld of state.melds || []) {
     const group = document.createElement("button");
     group.type = "button";
     group.className = "meld";
     group.dataset.drop = `meld:${meld.number}`;
     group.classList.toggle("lit", layOffOnto(meld.number) !== null);
+    // Named from its content, in the order it shows: "Melds" is read but not
+    // shown, then the number and each card's own name, so what a reader hears
+    // always holds what a sighted player sees.
+    const spoken = document.createElement("span");
+    spoken.className = "unseen";
+    spoken.textContent = `${label("melds")} `;
     const number = document.createElement("span");
     number.className = "number";
-    number.textContent = String(meld.number);
-    group.append(number);
-    for (const code of meld.cards) group.append(cardElement(code, { small: true }));
+    number.textContent = `${meld.number} `;
+    group.append(spoken, number);
+    for (const code of meld.cards) group.append(cardElement(code, { small: true }), " ");
     group.title = meld.owners.join(", ");
     melds.append(group);
   }
@@ -149,18 +265,23 @@ export function drawHand() {
   hand.replaceChildren();
   const cards = state.hand || [];
   hand.style.setProperty("--cards", String(Math.max(cards.length, 1)));
+  hand.setAttribute("aria-label", label("cards_in_hand"));
+  const playable = Boolean(state.legal) && state.phase === "play";
+  const focusable = cards.includes(hand.dataset.focus) ? hand.dataset.focus : cards[0];
   cards.forEach((code, index) => {
     const card = cardElement(code, { tag: "button" });
     card.style.setProperty("--i", String(index));
     card.classList.toggle("picked", app.picked.has(code));
     card.classList.toggle("fresh", code === state.fresh);
-    card.disabled = !state.legal || state.phase !== "play";
+    card.disabled = !playable;
     card.setAttribute("aria-pressed", app.picked.has(code) ? "true" : "false");
+    // One tab stop for the whole hand; the arrow keys move along it.
+    card.tabIndex = code === focusable ? 0 : -1;
     hand.append(card);
   });
   hand.classList.toggle("watching", !state.you);
-  if (!state.you && state.stage !== "none") {
-    richText($("why"), label("spectating"));
+  if (!state.you && state.stage !== "none" && !$("note").dataset.kind) {
+    note(label("spectating"), "why");
   }
 }
 
@@ -176,21 +297,21 @@ export function drawMoves() {
   if (!legal || state.stage !== "playing") return;
   if (state.phase === "draw") {
     moves.append(
-      moveButton("draw", label("draw"), legal.draw, () => app.send(OPS.draw), "go"),
-      moveButton("take", label("take"), legal.take, () => app.send(OPS.take), "go"),
+      moveButton("draw", label("draw"), legal.draw, () => app.send(OPS.draw), "go", "D"),
+      moveButton("take", label("take"), legal.take, () => app.send(OPS.take), "go", "T"),
     );
     return;
   }
   const targets = layOffs();
   const picked = [...app.picked];
-  moves.append(moveButton("meld", label("meld"), meldable(), () => app.send(OPS.meld, { cards: picked }), "go"));
+  moves.append(moveButton("meld", label("meld"), meldable(), () => app.send(OPS.meld, { cards: picked }), "go", "M"));
   moves.append(
     moveButton("lay_off", targets.length === 1 ? `${label("lay_off")} → ${targets[0].meld}` : label("lay_off"),
       targets.length > 0, () => {
         if (targets.length === 1) app.send(OPS.lay_off, { cards: picked, meld: targets[0].meld });
-      }, "go"),
+      }, "go", "L"),
   );
-  moves.append(moveButton("discard", label("discard"), discardable(), () => app.send(OPS.discard, { cards: picked }), "stop"));
+  moves.append(moveButton("discard", label("discard"), discardable(), () => app.send(OPS.discard, { cards: picked }), "stop", "D"));
 }
 
 function drawTools() {
@@ -216,4 +337,22 @@ function drawTools() {
   }
   menu.value = state.language;
   menu.setAttribute("aria-label", label("language") || "Language");
+}
+
+// The card that had the keyboard's focus, to give it back once drawn anew.
+function focusedCard() {
+  const active = document.activeElement;
+  return active && active.closest && active.closest("#hand") ? active.dataset.code : null;
+}
+
+function restoreFocus(code) {
+  if (!code) return;
+  const hand = $("hand");
+  const cards = [...hand.querySelectorAll(".card")];
+  const again = cards.find((card) => card.dataset.code === code) || cards[0];
+  if (again) {
+    hand.dataset.focus = again.dataset.code;
+    for (const card of cards) card.tabIndex = card === again ? 0 : -1;
+    again.focus({ preventScroll: true });
+  }
 }

@@ -1,10 +1,11 @@
 // The player's hands on the table: a card is picked by a tap, Enter or Space,
-// or dragged onto the discard pile or a meld; a tap on the piles or a meld
-// plays there. A tap the player cannot play is sent all the same, and the
-// answer says why (not their turn, draw first, that card may not go back) in
-// their language, as the chat would tell them.
+// or dragged (by mouse or finger) onto the discard pile or a meld; a tap on the
+// piles or a meld plays there. A tap the player cannot play is sent all the
+// same, and the answer says why (not their turn, draw first, that card may not
+// go back) in their language, as the chat would tell them.
 import { $, app } from "./@asset(state.js)";
 import { drawHand, drawMelds, drawMoves, drawPiles, render } from "./@asset(drawing.js)";
+import { moveFocus } from "./@asset(keys.js)";
 import { askWhy, discardable, layOffOnto } from "./@asset(picking.js)";
 import { OPS } from "./@asset(protocol.js)";
 
@@ -13,11 +14,17 @@ function togglePick(code) {
   if (!state.legal || state.phase !== "play") return;
   if (app.picked.has(code)) app.picked.delete(code);
   else app.picked.add(code);
+  const hand = $("hand");
+  const hadFocus = hand.contains(document.activeElement);
+  hand.dataset.focus = code;
   drawHand();
   drawMoves();
   drawPiles();
   drawMelds();
   askWhy();
+  // The card just picked keeps the focus, for the next key.
+  const card = hand.querySelector(`.card[data-code="${CSS.escape(code)}"]`);
+  if (hadFocus && card) moveFocus(card);
 }
 
 function dropTarget(x, y) {
@@ -47,6 +54,8 @@ export function watchHand() {
     const card = event.target.closest(".card");
     if (!card || card.disabled) return;
     drag = { card, x: event.clientX, y: event.clientY, ghost: null };
+    // Every move of this finger or mouse comes here, wherever it goes.
+    card.setPointerCapture(event.pointerId);
   });
   window.addEventListener("pointermove", (event) => {
     if (!drag) return;

@@ -2,16 +2,26 @@
 // asks for. It holds no rule of the game: the moves it lights are the legal
 // ones the server listed, and the server decides every move again.
 import { DiscordSDK, Events } from "./@asset(vendor/embedded-app-sdk.js)";
-import { app } from "./@asset(state.js)";
+import { $, app } from "./@asset(state.js)";
 import { connect, participantsChanged } from "./@asset(connection.js)";
-import { showParticipants } from "./@asset(drawing.js)";
+import { render, showParticipants } from "./@asset(drawing.js)";
+import { showPresence, watchInvite } from "./@asset(discord.js)";
 import { watchHand, watchTable } from "./@asset(input.js)";
+import { watchKeys } from "./@asset(keys.js)";
 import { banner } from "./@asset(outcome.js)";
 import { signIn } from "./@asset(signin.js)";
+import { watchSoundButton } from "./@asset(sound.js)";
 
 async function start() {
   watchHand();
   watchTable();
+  watchKeys();
+  watchSoundButton();
+  watchInvite();
+  // The Activity takes the keyboard when it opens: the page, not the chat behind it.
+  window.focus();
+  $("app").tabIndex = -1;
+  $("app").focus({ preventScroll: true });
   if (!new URLSearchParams(location.search).get("frame_id")) {
     banner("Open this table from Discord: press Open table on the table in the chat.");
     return;
@@ -25,6 +35,11 @@ async function start() {
     banner(String(error.message || error));
     return;
   }
+  const drawn = app.render;
+  app.render = (state) => {
+    drawn(state);
+    showPresence(state);
+  };
   connect();
   app.sdk.subscribe(Events.ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE, (event) => {
     showParticipants(event.participants);

@@ -1,7 +1,9 @@
-// The sheet over the table: a hand's result, the match's chart, the hand's log;
-// and the short notes the page shows (a toast, a banner).
+// What the page says besides the table: a hand's result (who held what, why
+// the winner scored it, the totals), a match's end (the winner and the chart
+// of the totals), the hand's log; the note above the hand, and the banner.
 import { $, app, label } from "./@asset(state.js)";
 import { cardElement } from "./@asset(cards.js)";
+import { avatar } from "./@asset(people.js)";
 import { OPS } from "./@asset(protocol.js)";
 import { escapeHtml, moveButton, richText } from "./@asset(text.js)";
 
@@ -15,16 +17,31 @@ export function drawOutcome() {
     sheet.dataset.kind = "";
     return;
   }
+  const fresh = sheet.dataset.kind !== "outcome" || sheet.dataset.hand !== String(state.hand_number);
   sheet.dataset.kind = "outcome";
+  sheet.dataset.hand = String(state.hand_number);
   const body = $("sheet-body");
   body.replaceChildren();
   const heading = document.createElement("h2");
+  heading.id = "sheet-heading";
   heading.textContent = outcome.heading;
   const headline = document.createElement("p");
   richText(headline, outcome.headline);
-  body.append(heading, headline, scoreTable(outcome));
-  // One hand makes no line: the totals above say it all.
-  if (outcome.chart && outcome.chart[0].totals.length > 1) body.append(chart(outcome.chart));
+  body.append(heading, headline);
+  if (outcome.winners) {
+    const winners = document.createElement("p");
+    winners.className = "winners";
+    richText(winners, outcome.winners);
+    body.append(winners);
+  }
+  for (const line of outcome.explained || []) {
+    const why = document.createElement("p");
+    why.className = "explained";
+    richText(why, line);
+    body.append(why);
+  }
+  body.append(scoreTable(outcome));
+  if (outcome.chart) body.append(...chart(outcome.chart, outcome.total, outcome.hands));
   if (outcome.next) {
     const next = document.createElement("p");
     next.className = "next";
@@ -35,10 +52,21 @@ export function drawOutcome() {
   actions.replaceChildren();
   if (state.stage === "hand_over" && state.you) {
     actions.append(moveButton("next_hand", label("next_hand"), true, () => app.send(OPS.next_hand), "go"));
-  } else if (state.stage === "finished" && state.you && outcome.match_over) {
-    actions.append(moveButton("rematch", label("rematch"), true, () => app.send(OPS.rematch), "go"));
+  } else if (state.stage === "finished" && outcome.match_over) {
+    if (state.you) {
+      actions.append(moveButton("rematch", label("rematch"), true, () => app.send(OPS.rematch), "go"));
+    }
+    if (state.new_game) {
+      actions.append(moveButton("new_game", label("new_game"), true, () => {
+        sheet.hidden = true;
+        sheet.dataset.kind = "closed";
+        app.showNewGame();
+      }));
+    }
   }
   sheet.hidden = false;
+  // The result is news: keyboard and screen reader are taken to it once.
+  if (fresh) (actions.querySelector("button") || heading).focus({ preventScroll: true });
 }
 
 function scoreTable(outcome) {
@@ -52,75 +80,82 @@ function scoreTable(outcome) {
     line.classList.toggle("winner", row.winner);
     const name = document.createElement("td");
     name.className = "who";
-    name.style.setProperty("--seat", row.colour);
-    name.textContent = row.name;
+    name.append(avatar({ user: row.user, name: row.name, colour: row.colour, computer: !row.user }),
+      (row.winner ? "🏆 " : "") + row.name);
     const score = document.createElement("td");
     score.textContent = String(row.score);
     const total = document.createElement("td");
     total.textContent = String(row.total);
     line.append(name, score, total);
     tbody.append(line);
-    if (row.cards.length) {
-      const heldRow = document.createElement("tr");
-      heldRow.className = "held-row";
-      const held = document.createElement("td");
-      held.colSpan = 3;
-      held.className = "held";
-      for (const code of row.cards) held.append(cardElement(code, { small: true }));
-      heldRow.append(held);
-      tbody.append(heldRow);
-    }
+    const heldRow = document.createElement("tr");
+    heldRow.className = "held-row";
+    const held = document.createElement("td");
+    held.colSpan = 3;
+    held.className = "held";
+    for (const code of row.cards) held.append(cardElement(code, { small: true }));
+    held.append(` ${row.held}`);
+    heldRow.append(held);
+    tbody.append(heldRow);
   }
   rows.append(tbody);
   return rows;
 }
 
-// The match's running totals, a line a player in their colour (as the chat's chart).
-function chart(series) {
+// The match's running totals, a line a player in their colour (as the chat's
+// chart), with the hands along the bottom, the points up the side, and a key.
+function chart(series, totalLabel, handsLabel) {
   const hands = Math.max(...series.map((s) => s.totals.length));
   const top = Math.max(1, ...series.flatMap((s) => s.totals));
-  const width = 320;
-  const height = 140;
-  const pad = 24;
-  const x = (i) => pad + (hands > 1 ? (i * (width - 2 * pad)) / (hands - 1) : (width - 2 * pad) / 2);
-  const y = (v) => height - pad - (v * (height - 2 * pad)) / top;
+  const width = 360;
+  const height = 190;
+  const left = 40;
+  const right = 44;
+  const bottom = 40;
+  const upper = 26;
+  const x = (i) => left + (hands > 1 ? (i * (width - left - right)) / (hands - 1) : (width - left - right) / 2);
+  const y = (v) => height - bottom - (v * (height - bottom - upper)) / top;
   const svgNS = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(svgNS, "svg");
-  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  svg.setAttribute("class", "chart");
-  svg.setAttribute("role", "img");
-  const axis = document.createElementNS(svgNS, "path");
-  axis.setAttribute("d", `M${pad} ${pad / 2}V${height - pad}H${width - pad / 2}`);
-  axis.setAttribute("class", "axis");
-  svg.append(axis);
-  for (const line of series) {
-    const points = line.totals.map((v, i) => `${x(i)},${y(v)}`).join(" ");
-    const path = document.createElementNS(svgNS, hands > 1 ? "polyline" : "g");
-    if (hands > 1) {
-      path.setAttribute("points", points);
-      path.setAttribute("fill", "none");
-      path.setAttribute("stroke", line.colour);
-      path.setAttribute("stroke-width", "3");
-    }
-    svg.append(path);
-    line.totals.forEach((v, i) => {
-      const dot = document.createElementNS(svgNS, "circle");
-      dot.setAttribute("cx", String(x(i)));
-      dot.setAttribute("cy", String(y(v)));
-      dot.setAttribute("r", "4");
-      dot.setAttribute("fill", line.colour);
-      svg.append(dot);
-    });
-    const tag = document.createElementNS(svgNS, "text");
-    tag.setAttribute("x", String(x(line.totals.length - 1) + 6));
-    tag.setAttribute("y", String(y(line.totals.at(-1)) + 4));
-    tag.setAttribute("fill", line.colour);
-    tag.setAttribute("font-size", "11");
-    tag.textContent = String(line.totals.at(-1));
-    svg.append(tag);
+  const make = (tag, attributes, text) => {
+    const element = document.createElementNS(svgNS, tag);
+    for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
+    if (text !== undefined) element.textContent = text;
+    return element;
+  };
+  const svg = make("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img" });
+  svg.append(make("path", { d: `M${left} ${upper - 8}V${height - bottom}H${width - right + 12}`, class: "axis" }));
+  // Each axis says what it counts: the totals up the side, the hands along the bottom.
+  svg.append(make("text", { x: left, y: upper - 14, "text-anchor": "middle", class: "axis-name" }, totalLabel));
+  svg.append(make("text", { x: (left + width - right) / 2, y: height - 4, "text-anchor": "middle",
+    class: "axis-name" }, handsLabel || ""));
+  for (let i = 0; i < hands; i += 1) {
+    svg.append(make("text", { x: x(i), y: height - bottom + 16, "text-anchor": "middle" }, String(i + 1)));
   }
-  svg.setAttribute("aria-label", series.map((s) => `${s.name} ${s.totals.at(-1)}`).join(", "));
-  return svg;
+  svg.append(make("text", { x: left - 6, y: y(top) + 4, "text-anchor": "end" }, String(top)));
+  svg.append(make("text", { x: left - 6, y: y(0) + 4, "text-anchor": "end" }, "0"));
+  for (const line of series) {
+    if (hands > 1) {
+      svg.append(make("polyline", {
+        points: line.totals.map((v, i) => `${x(i)},${y(v)}`).join(" "),
+        fill: "none", stroke: line.colour, "stroke-width": 3,
+      }));
+    }
+    line.totals.forEach((v, i) => {
+      svg.append(make("circle", { cx: x(i), cy: y(v), r: 4, fill: line.colour }));
+    });
+    const last = line.totals.at(-1);
+    svg.append(make("text", { x: x(line.totals.length - 1) + 7, y: y(last) + 4, fill: line.colour }, String(last)));
+  }
+  svg.setAttribute("aria-label", `${totalLabel}: ${series.map((s) => `${s.name} ${s.totals.at(-1)}`).join(", ")}`);
+  const key = document.createElement("ul");
+  key.className = "legend";
+  for (const line of series) {
+    const item = document.createElement("li");
+    item.style.setProperty("--seat", line.colour);
+    item.textContent = `${line.name} · ${line.totals.at(-1)}`;
+    key.append(item);
+  }
+  return [svg, key];
 }
 
 export function showLog(lines) {
@@ -132,27 +167,55 @@ export function showLog(lines) {
   list.className = "log";
   lines.forEach((line, index) => {
     const item = document.createElement(index === 0 ? "h2" : "p");
+    if (index === 0) item.id = "sheet-heading";
     richText(item, line);
     list.append(item);
   });
   body.append(list);
   const actions = $("sheet-actions");
-  actions.replaceChildren(moveButton("close", "✕", true, () => {
+  const close = moveButton("close", "✕", true, () => {
     sheet.dataset.kind = "";
     sheet.hidden = true;
     drawOutcome();
-  }));
+    $("log").focus();
+  });
+  close.setAttribute("aria-label", label("close") || "Close");
+  actions.replaceChildren(close);
   sheet.hidden = false;
+  close.focus();
 }
 
-let toastTimer = null;
-export function toast(text, kind = "refused") {
-  const box = $("toast");
-  richText(box, text);
-  box.className = `toast ${kind}`;
-  box.hidden = false;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { box.hidden = true; }, kind === "hint" ? 8000 : 5000);
+let noteTimer = null;
+// Why the picked cards make nothing, kept while an answer to the player's own
+// action is up: "Saved." or a refusal is read first, then the why line follows.
+let waitingWhy = "";
+// A note above the hand: a refusal, a hint, why the pick makes nothing, or
+// that a change was made. It never covers a card, and goes after a while.
+export function note(text, kind = "refused") {
+  const box = $("note");
+  richText(box, text || "");
+  box.className = `note ${text ? kind : ""}`;
+  box.dataset.kind = text ? kind : "";
+  clearTimeout(noteTimer);
+  if (text && kind !== "why") {
+    noteTimer = setTimeout(() => {
+      const next = waitingWhy;
+      waitingWhy = "";
+      note(next, "why");
+    }, kind === "hint" ? 10000 : 6000);
+  }
+}
+
+// The standing why line for the current pick ("" when the pick is fine, or
+// there is none): shown at once, unless another note is still being read.
+export function why(text) {
+  const shown = $("note").dataset.kind;
+  if (shown && shown !== "why") {
+    waitingWhy = text;
+    return;
+  }
+  waitingWhy = "";
+  note(text, "why");
 }
 
 export function banner(text) {

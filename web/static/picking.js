@@ -1,6 +1,7 @@
 // What the picked cards can do, read off the legal moves the server sent (the
 // page holds no rule), and why they do nothing, asked of the server.
-import { $, app } from "./@asset(state.js)";
+import { app } from "./@asset(state.js)";
+import { why } from "./@asset(outcome.js)";
 import { OPS } from "./@asset(protocol.js)";
 
 function sameCards(a, b) {
@@ -41,7 +42,7 @@ export function askWhy() {
   if (key === whyAsked) return;
   whyAsked = key;
   clearTimeout(whyTimer);
-  $("why").textContent = "";
+  why("");
   if (!state.legal || state.phase !== "play" || !app.picked.size) return;
   if (meldable() || layOffs().length || discardable()) return;
   whyTimer = setTimeout(() => app.send(OPS.why, { cards: [...app.picked] }), 150);

@@ -9,7 +9,8 @@ export async function signIn() {
     response_type: "code",
     state: "",
     prompt: "none",
-    scope: ["identify"],
+    // Who the player is, and leave to show the match in their Discord status.
+    scope: ["identify", "rpc.activities.write"],
   });
   const reply = await fetch(new URL("api/token", new URL(".", location.href)), {
     method: "POST",

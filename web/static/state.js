@@ -16,6 +16,10 @@ export const app = {
   participants: [], // who has the Activity open, as Discord says
   // Set by the connection: sends an intent to the server.
   send: (_op, _extra) => {},
+  // Set by the drawing: draws a picture of the table.
+  render: (_state) => {},
+  // Set by the lobby: shows the house rules of a new game over a finished one.
+  showNewGame: () => {},
 };
 
 export const $ = (id) => document.getElementById(id);

@@ -13,12 +13,20 @@ export function richText(element, text) {
   element.innerHTML = safe.replace(/\*\*(.+?)\*\*/g, "<b>$1</b>");
 }
 
-export function moveButton(name, text, enabled, onClick, kind = "") {
+// A move's button; ``key``: the key that presses it too (shown beside its name).
+export function moveButton(name, text, enabled, onClick, kind = "", key = "") {
   const button = document.createElement("button");
   button.type = "button";
   button.className = `move ${kind}`;
   button.dataset.move = name;
   button.textContent = text;
+  if (key) {
+    const hint = document.createElement("kbd");
+    hint.textContent = key;
+    hint.setAttribute("aria-hidden", "true");
+    button.append(hint);
+    button.setAttribute("aria-keyshortcuts", key);
+  }
   button.disabled = !enabled;
   button.addEventListener("click", onClick);
   return button;

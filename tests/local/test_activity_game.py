@@ -1,0 +1,221 @@
+"""The Activity as a game of its own, in a real browser with the real SDK: opened
+from the App Launcher in a voice channel with no game, a match played there from
+an empty lobby to a rematch against a computer; a member joining its lobby from
+the chat; a turn by keyboard alone and one by finger on a phone; and axe's
+accessibility checks on the Activity and on local play's page."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from playwright.async_api import FrameLocator, Page
+
+from .axe_check import serious_violations
+from .conftest import Browsing, LocalBot
+from .test_activity import MOST_TURNS, greedy_turn, my_activity_turn, parent_frames
+from .test_local_play import ACTION_TIMEOUT, press, shown
+
+VOICE = "Game Night"
+
+
+async def in_channel(page: Page, name: str) -> None:
+    channel = page.locator("#channels button", has_text=name)
+    if not await channel.is_visible():
+        await page.locator("#menu").click()  # a phone: the channels are behind ☰
+    await channel.click()
+    await page.locator("#where", has_text=name).wait_for(timeout=ACTION_TIMEOUT)
+
+
+async def launch_here(page: Page) -> FrameLocator:
+    """Discord's App Launcher in the channel shown: the Activity opens over it."""
+    await page.locator("#launch").click()
+    await page.locator("#activity:not([hidden])").wait_for(timeout=ACTION_TIMEOUT)
+    frame = page.frame_locator("#activity-frame").frame_locator("#activity")
+    await frame.locator("#app[aria-busy=false]").wait_for(timeout=ACTION_TIMEOUT)
+    return frame
+
+
+def frames_of(page: Page) -> list[str]:
+    """Every frame the Activity's WebSocket receives (the page under test)."""
+    received: list[str] = []
+    page.on("websocket", lambda ws: ws.on(
+        "framereceived", lambda payload: received.append(str(payload))))
+    return received
+
+
+async def test_a_match_from_the_launcher_in_a_voice_channel_to_a_rematch(
+    local_bot: LocalBot, browsing: Browsing
+) -> None:
+    page = await browsing.open(local_bot.url + "?as=ann")
+    frames = frames_of(page)
+    await in_channel(page, VOICE)
+    frame = await launch_here(page)
+    clicks = 0
+    # No game here: the Activity offers one, with the server's house rules.
+    await frame.locator("#lobby:not([hidden])").wait_for(timeout=ACTION_TIMEOUT)
+    await frame.locator("summary").click()
+    await frame.locator('select[name="length"]').select_option("hands:1")
+    await frame.locator('[data-move="open"]').click()
+    clicks += 1
+    await frame.locator('[data-move="add_easy"]:not([disabled])').click()
+    clicks += 1
+    await frame.locator('[data-move="start"]:not([disabled])').click()
+    clicks += 1
+    # The game is in the voice channel's chat too: its table, in the chat's form.
+    await shown(page).filter(has_text="Rummy — hand 1").first.wait_for(timeout=ACTION_TIMEOUT)
+    assert await my_activity_turn(frame) == "turn"
+    await frame.locator("#stock").click()
+    card = frame.locator("#hand .card:not([disabled])").first
+    await card.wait_for(timeout=ACTION_TIMEOUT)
+    await card.click()
+    await frame.locator('[data-move="discard"]:not([disabled])').click()
+    clicks += 3
+    print(f"\nclicks from the launch to the first card played, alone: {clicks + 1}")
+    # The hand plays out in the Activity; the match is one hand.
+    for _ in range(MOST_TURNS):
+        if await my_activity_turn(frame) == "over":
+            break
+        await greedy_turn(frame, frames)
+    else:
+        raise AssertionError("the hand never ended")
+    sheet = frame.locator("#sheet:not([hidden])")
+    await sheet.wait_for(timeout=ACTION_TIMEOUT)
+    assert await sheet.locator(".winners").count() == 1  # the match is over: who won
+    assert await sheet.locator(".legend li").count() == 2  # the chart names each player
+    await sheet.locator('[data-move="rematch"]').click()
+    # Against a computer alone there is nobody to wait for: the next match is dealt.
+    await frame.locator("#match", has_text="hand 1").wait_for(timeout=ACTION_TIMEOUT)
+    await frame.locator("#hand .card").first.wait_for(timeout=ACTION_TIMEOUT)
+    await frame.locator("#sheet").wait_for(state="hidden", timeout=ACTION_TIMEOUT)
+    # Its status in Discord says what it plays.
+    presence = await page.frame_locator("#activity-frame").locator("body").evaluate(
+        "() => window.presence")
+    assert presence and "hand 1" in presence["details"]
+
+
+async def test_a_member_joins_the_activitys_lobby_from_the_chat(
+    local_bot: LocalBot, browsing: Browsing
+) -> None:
+    ann = await browsing.open(local_bot.url + "?as=ann")
+    bob = await browsing.open(local_bot.url + "?as=bob")
+    await in_channel(ann, VOICE)
+    frame = await launch_here(ann)
+    await frame.locator('[data-move="open"]').click()
+    await frame.locator('[data-move="start"]').wait_for(timeout=ACTION_TIMEOUT)
+    await in_channel(bob, VOICE)
+    lobby = shown(bob).filter(has_text="a new game is forming").last
+    await lobby.wait_for(timeout=ACTION_TIMEOUT)
+    await press(bob, lobby, "Join")
+    # Ann sees Bob take his seat, and may start with him.
+    await frame.locator(".lobby .seat", has_text="Bob").wait_for(timeout=ACTION_TIMEOUT)
+    await frame.locator('[data-move="start"]:not([disabled])').click()
+    await frame.locator("#hand .card").first.wait_for(timeout=ACTION_TIMEOUT)
+
+
+async def started_alone(local_bot: LocalBot, browsing: Browsing, **size: Any) -> tuple[
+        Page, FrameLocator]:
+    """Ann's Activity in the voice channel, a game against a computer dealt."""
+    page = await browsing.open(local_bot.url + "?as=ann", **size)
+    await in_channel(page, VOICE)
+    frame = await launch_here(page)
+    await frame.locator('[data-move="open"]').click()
+    await frame.locator('[data-move="add_easy"]:not([disabled])').click()
+    await frame.locator('[data-move="start"]:not([disabled])').click()
+    await frame.locator("#hand .card").first.wait_for(timeout=ACTION_TIMEOUT)
+    return page, frame
+
+
+async def test_a_turn_by_keyboard_alone(local_bot: LocalBot, browsing: Browsing) -> None:
+    page, frame = await started_alone(local_bot, browsing)
+    assert await my_activity_turn(frame) == "turn"
+    keys = 0
+
+    async def key(name: str) -> None:
+        nonlocal keys
+        await page.keyboard.press(name)
+        keys += 1
+
+    # The Activity has the keyboard from the start: D draws.
+    await key("d")
+    fresh = frame.locator("#hand .card.fresh")
+    await fresh.wait_for(timeout=ACTION_TIMEOUT)
+    # The focus is on the card drawn: along the hand with the arrows, a card
+    # picked with Space.
+    assert await frame.locator("#hand .card:focus").get_attribute("data-code") == (
+        await fresh.get_attribute("data-code"))
+    await key("ArrowRight")
+    await key("Space")
+    picked = frame.locator("#hand .card.picked")
+    await picked.wait_for(timeout=ACTION_TIMEOUT)
+    code = await picked.get_attribute("data-code")
+    focused = await frame.locator("#hand .card:focus").get_attribute("data-code")
+    assert focused == code  # the focus stays on the card picked
+    if not await frame.locator('[data-move="discard"]').is_enabled():
+        await key("Space")  # that card may not go back: another one
+        await key("ArrowRight")
+        await key("Space")
+    await key("d")
+    await frame.locator("#hand .card").nth(10).wait_for(state="detached",
+                                                        timeout=ACTION_TIMEOUT)
+    print(f"\nkeys for a turn (draw, pick, discard): {keys}")
+
+
+async def test_a_turn_by_finger_on_a_phone(local_bot: LocalBot, browsing: Browsing) -> None:
+    _page, frame = await started_alone(local_bot, browsing, width=360, height=740,
+                                       touch=True)
+    assert await my_activity_turn(frame) == "turn"
+    await frame.locator("#stock").tap()
+    card = frame.locator("#hand .card:not([disabled])").last
+    await card.wait_for(timeout=ACTION_TIMEOUT)
+    await card.tap()
+    await frame.locator('[data-move="discard"]:not([disabled])').tap()
+    await frame.locator("#hand .card").nth(10).wait_for(state="detached",
+                                                        timeout=ACTION_TIMEOUT)
+    # Nothing of the table runs off a phone's screen, and every control is a thumb's size.
+    small = await frame.locator("#moves button, #tools button, #stock, #discard").evaluate_all(
+        "els => els.filter(e => e.offsetParent && (e.offsetHeight < 44 || e.offsetWidth < 44))"
+        ".map(e => e.id || e.dataset.move)")
+    assert small == []
+    wide = await frame.locator("body").evaluate("b => b.scrollWidth <= window.innerWidth")
+    assert wide
+
+
+# Loads the page's own modules (the same instances, by their hashed names) and
+# draws one meld of a ten, a jack and a queen on the table as it is.
+SHOW_A_MELD = """async () => {
+  const loaded = performance.getEntriesByType("resource").map((entry) => entry.name);
+  const module = (name) => import(loaded.find((url) => url.includes(`/${name}.`)));
+  const { app } = await module("state");
+  const { drawMelds } = await module("drawing");
+  app.state = { ...app.state,
+    melds: [{ number: 1, cards: ["10H", "JH", "QH"], owners: ["Ann"] }] };
+  drawMelds();
+}"""
+
+async def test_axe_finds_nothing_serious_in_the_activity_or_the_local_page(
+    local_bot: LocalBot, browsing: Browsing
+) -> None:
+    page = await browsing.open(local_bot.url + "?as=ann", bypass_csp=True)
+    assert await serious_violations(page.main_frame) == []
+    await in_channel(page, VOICE)
+    frame = await launch_here(page)
+    activity = next(f for f in page.frames if "/activity-app/" in f.url)
+    await frame.locator('[data-move="open"]').wait_for(timeout=ACTION_TIMEOUT)
+    assert await serious_violations(activity) == [], "no game"
+    await frame.locator('[data-move="open"]').click()
+    await frame.locator('[data-move="add_easy"]:not([disabled])').click()
+    assert await serious_violations(activity) == [], "the lobby"
+    await frame.locator('[data-move="start"]:not([disabled])').click()
+    await frame.locator("#hand .card").first.wait_for(timeout=ACTION_TIMEOUT)
+    await asyncio.sleep(0.3)
+    assert await serious_violations(activity) == [], "the table"
+    # The deal decides whether a meld is down yet: one is drawn by the page's
+    # own code, so the melds' names are checked on every run.
+    await activity.evaluate(SHOW_A_MELD)
+    await frame.locator("#melds .meld").first.wait_for(timeout=ACTION_TIMEOUT)
+    assert await serious_violations(activity) == [], "the table with a meld"
+    assert await serious_violations(page.main_frame) == [], "local play's page in a game"
+    rpc = await parent_frames(page)
+    assert any(m["message"][1].get("cmd") == "SET_ACTIVITY" for m in rpc
+               if m["to"] == "discord" and m["message"][0] == 1)
