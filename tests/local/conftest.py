@@ -40,6 +40,7 @@ class LocalBot:
 
     home: Path
     port: int
+    root: Path = ROOT  # the checkout whose bot.py runs (a benchmark may run an older one)
     process: asyncio.subprocess.Process | None = None
     url: str = ""
     output: list[str] = field(default_factory=list)
@@ -53,7 +54,7 @@ class LocalBot:
         env |= {"LOCAL_PLAY_PORT": str(self.port), "COMPUTER_DELAY": "0",
                 "PYTHONUNBUFFERED": "1", "LOG_LEVEL": "WARNING"}
         self.process = await asyncio.create_subprocess_exec(
-            sys.executable, str(ROOT / "bot.py"), "--no-browser", cwd=self.home, env=env,
+            sys.executable, str(self.root / "bot.py"), "--no-browser", cwd=self.home, env=env,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
         self._reader = asyncio.create_task(self._read())
         deadline = asyncio.get_running_loop().time() + START_TIMEOUT
