@@ -144,6 +144,12 @@ async def test_a_turn_by_keyboard_alone(local_bot: LocalBot, browsing: Browsing)
     # picked with Space.
     assert await frame.locator("#hand .card:focus").get_attribute("data-code") == (
         await fresh.get_attribute("data-code"))
+    # A move's key with nothing picked is answered, as a careless tap is (not
+    # counted: a mistake, not the turn).
+    await page.keyboard.press("m")
+    refusal = frame.locator("#note.refused")
+    await refusal.wait_for(timeout=ACTION_TIMEOUT)
+    assert "3" in (await refusal.text_content() or "")  # at least 3 cards to meld
     await key("ArrowRight")
     await key("Space")
     picked = frame.locator("#hand .card.picked")

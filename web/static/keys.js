@@ -4,7 +4,7 @@
 // D draws (or discards the one card picked), T takes the discard, M melds,
 // L lays off, S sorts, H asks for a hint, Escape lets go of the cards picked.
 import { $, app } from "./@asset(state.js)";
-import { discardable, layOffs, meldable } from "./@asset(picking.js)";
+import { layOffs } from "./@asset(picking.js)";
 import { OPS } from "./@asset(protocol.js)";
 
 function cardsOfHand() {
@@ -35,15 +35,18 @@ function typing(event) {
     || event.altKey || event.ctrlKey || event.metaKey;
 }
 
+// A key that names a move plays it even when the page knows it will not do (out
+// of turn, nothing picked): the table answers with the chat's own reason, in a
+// note, as it answers a careless tap. Lay off is the one that needs a meld
+// named, so it plays only when the cards picked fit exactly one.
 function play(key) {
   const state = app.state;
   if (!state || state.stage !== "playing" || !state.you) return false;
   const picked = [...app.picked];
   const drawing = !state.legal || state.phase === "draw";
-  if (key === "d" && drawing) app.send(OPS.draw);
-  else if (key === "d" && discardable()) app.send(OPS.discard, { cards: picked });
-  else if (key === "t" && drawing) app.send(OPS.take);
-  else if (key === "m" && meldable()) app.send(OPS.meld, { cards: picked });
+  if (key === "d") app.send(drawing ? OPS.draw : OPS.discard, drawing ? {} : { cards: picked });
+  else if (key === "t") app.send(OPS.take);
+  else if (key === "m") app.send(OPS.meld, { cards: picked });
   else if (key === "l" && layOffs().length === 1) {
     app.send(OPS.lay_off, { cards: picked, meld: layOffs()[0].meld });
   } else if (key === "s") app.send(OPS.sort);
@@ -58,7 +61,8 @@ export function watchKeys() {
       event.preventDefault();
       return;
     }
-    if (typing(event)) return;
+    // A key held down repeats: one press is one move.
+    if (typing(event) || event.repeat) return;
     if (event.key === "Escape") {
       const sheet = $("sheet");
       if (!sheet.hidden && sheet.dataset.kind === "log") {

@@ -1,7 +1,7 @@
 // What the picked cards can do, read off the legal moves the server sent (the
 // page holds no rule), and why they do nothing, asked of the server.
 import { app } from "./@asset(state.js)";
-import { why } from "./@asset(outcome.js)";
+import { note, why } from "./@asset(outcome.js)";
 import { OPS } from "./@asset(protocol.js)";
 
 function sameCards(a, b) {
@@ -35,13 +35,20 @@ export function discardable() {
 // chat does, once for each pick on each picture of the table.
 let whyAsked = "";
 let whyTimer = null;
+let picksSeen = "";
 export function askWhy() {
   const state = app.state;
   if (!state.you) return;
-  const key = `${state.version}|${state.language}|${[...app.picked].sort().join(",")}`;
+  const picks = [...app.picked].sort().join(",");
+  const key = `${state.version}|${state.language}|${picks}`;
   if (key === whyAsked) return;
   whyAsked = key;
   clearTimeout(whyTimer);
+  // A refusal or a "done" spoke of the cards picked then: a new pick is the
+  // player's next word, and the note goes with the old one.
+  const shown = document.getElementById("note").dataset.kind;
+  if (picks !== picksSeen && (shown === "refused" || shown === "done")) note("");
+  picksSeen = picks;
   why("");
   if (!state.legal || state.phase !== "play" || !app.picked.size) return;
   if (meldable() || layOffs().length || discardable()) return;
