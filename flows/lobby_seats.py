@@ -22,7 +22,7 @@ from tables.names import plain_name
 
 from .config import GameConfig
 from .moves import Moves
-from .seat_moves import OUT_OF_DATE, Ask, Done, Door
+from .seat_moves import OUT_OF_DATE, Ask, Done
 
 ALREADY_STARTED = N_("This game has already started.")
 COMPUTER_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Claude")
@@ -71,15 +71,9 @@ class LobbySeats:
             ),
         )
 
-    def seat_name(self, table: Table, ask: Ask) -> str:
-        """The name a member sits under. The chat knows their server nickname;
-        the Activity only their Discord name, so there a seat they had at this
-        channel's last game keeps the name the chat gave it."""
-        if ask.door is Door.ACTIVITY:
-            ended = self.tables.ended(table.channel_id)
-            earlier = ended.seat_of_user(ask.user_id) if ended is not None else None
-            if earlier is not None:
-                return earlier.name
+    def seat_name(self, ask: Ask) -> str:
+        """The name a member sits under: their server nickname, which both
+        doors know (the Activity's sign-in asks the server for it)."""
         return plain_name(ask.name or "?")
 
     # --- joining --------------------------------------------------------------------------
@@ -92,7 +86,7 @@ class LobbySeats:
             raise Refusal(_("You already have a seat at this table."))
         if len(table.seats) >= MAX_SEATS:
             raise Refusal(table_full())
-        table.seats.append(Seat(key=str(ask.user_id), name=self.seat_name(table, ask),
+        table.seats.append(Seat(key=str(ask.user_id), name=self.seat_name(ask),
                                 user_id=ask.user_id, language=current().code))
 
     def deal_if_all_back(self, table: Table) -> bool:
@@ -174,8 +168,8 @@ class LobbySeats:
                                ended.language)
         for seat in ended.seats:
             if seat is mine:
-                # The chat knows the member's nickname now; the Activity keeps the seat's.
-                kept = ask.name if ask.door is Door.CHAT and ask.name else seat.name
+                # Their nickname as it is now, by either door.
+                kept = ask.name or seat.name
                 table.seats.append(Seat(key=str(ask.user_id), name=plain_name(kept),
                                         user_id=ask.user_id, language=current().code))
             elif seat.is_computer:
@@ -206,7 +200,7 @@ class LobbySeats:
         if self.tables.get(channel_id) is not None:
             raise Refusal(_(GAME_OPEN_HERE))
         table = self.new_table(channel_id, guild_id, ask.user_id, rules, language)
-        table.seats.append(Seat(key=str(ask.user_id), name=self.seat_name(table, ask),
+        table.seats.append(Seat(key=str(ask.user_id), name=self.seat_name(ask),
                                 user_id=ask.user_id, language=current().code))
         await self.put_in_play(table)
         return table

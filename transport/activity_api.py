@@ -107,6 +107,20 @@ class ActivityApi:
         name = body.get("global_name") or body.get("username") or ""
         return int(body["id"]), str(name)
 
+    async def name_in_server(self, guild_id: int, user_id: int, fallback: str) -> str:
+        """The name a member goes by in a server (their nickname there), as the
+        chat shows them: from the bot's cache, else asked of Discord; their
+        Discord name when neither knows."""
+        guild = self.client.get_guild(guild_id)
+        member = guild.get_member(user_id) if guild is not None else None
+        if member is not None:
+            return member.display_name
+        try:
+            body: Any = await self.client.http.get_member(guild_id, user_id)
+        except discord.HTTPException:
+            return fallback
+        return str(body.get("nick") or fallback)
+
     async def instance(self, instance_id: str) -> ActivityInstance | None:
         """The instance as Discord has it now; None when it has no such instance."""
         route = Route(

@@ -223,6 +223,7 @@ class ActivityServer:
                                  "channel of a server, where the game and its table live")
         if user_id not in instance.users:
             return _refused(403, "you are not in that instance of the Activity")
+        name = await self.api.name_in_server(instance.guild_id, user_id, name)
         session = self.sessions.issue(user_id, instance_id, instance.channel_id,
                                       instance.guild_id, name)
         return web.json_response({

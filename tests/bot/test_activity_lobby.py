@@ -115,3 +115,27 @@ async def test_house_rules_of_the_wrong_shape_are_refused_and_change_nothing(
         assert answer["type"] in ("error", "refused"), answer
     assert bot.game.tables.get(server.channel.id) is None
 
+
+
+async def test_a_member_sits_under_their_server_nickname_by_either_door(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    # Set before the bot starts, as a member's nickname usually is: the bot
+    # learns it with the server. Bob's is set after, and asked of Discord.
+    server.guild.members[server.ann.id].nick = "Annie"
+    bot = await launch_with_activity(server, launch)
+    server.guild.members[server.bob.id].nick = "Bobby"
+    guild = bot.get_guild(server.guild.id)
+    assert guild is not None
+    cached = guild.get_member(server.bob.id)
+    if cached is not None:
+        guild._remove_member(cached)  # the bot has not heard of the new nickname
+    ann = await open_page(bot, server, server.ann, pages)
+    bob = await open_page(bot, server, server.bob, pages)
+    assert (await ann.send("open"))["type"] == "done"
+    assert (await bob.send("join"))["type"] == "done"
+    await ann.until(lambda: len(ann.state()["seats"]) == 2, "Bobby's seat")
+    names = [seat["name"] for seat in ann.state()["seats"]]
+    assert names == ["Annie", "Bobby"]
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and [seat.name for seat in table.seats] == ["Annie", "Bobby"]

@@ -88,9 +88,12 @@ def test_only_a_player_of_the_match_on_hand_calls_its_rematch() -> None:
     assert fresh.host_id == 2 and fresh.invited == [1] and fresh.stage is Stage.LOBBY
     assert [(seat.name, seat.level) for seat in fresh.seats] == [("Robert", None),
                                                                 ("Ada", "hard")]
-    # The Activity knows no nickname: the seat keeps the name it had.
-    kept = seats.rematch(ended, Ask(2, Door.ACTIVITY, name="bob_global",
-                                    position=ended.position))
+    # The Activity knows the nickname too (its sign-in asks the server): the
+    # seat takes it as it is now; a door that knows none keeps the old name.
+    renamed = seats.rematch(ended, Ask(2, Door.ACTIVITY, name="Bobby",
+                                       position=ended.position))
+    assert renamed.seats[0].name == "Bobby"
+    kept = seats.rematch(ended, Ask(2, Door.ACTIVITY, position=ended.position))
     assert kept.seats[0].name == "Bob"
     tables.add(fresh)
     with pytest.raises(Refusal, match="already open"):
