@@ -183,6 +183,10 @@ def main(argv: list[str] | None = None) -> int:
     except StorageError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
+    except SettingsError as error:
+        # A setting only Discord's answer shows to be wrong (at log-in).
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     except discord.LoginFailure:
         print(
             "error: Discord refused DISCORD_TOKEN; reset the token and update .env.",

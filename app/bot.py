@@ -26,7 +26,7 @@ from web.sessions import Sessions
 from .commands_text import CatalogueTranslator
 from .health import HealthServer
 from .metrics import Metrics
-from .settings import Settings
+from .settings import Settings, SettingsError
 from .wiring import build_game
 
 log = logging.getLogger("rummy")
@@ -171,8 +171,15 @@ class RummyBot(commands.AutoShardedBot):
         if settings is None:
             log.info("the Activity is off: set DISCORD_CLIENT_SECRET to serve the table page")
             return
-        client_id = settings.client_id or self.application_id
+        client_id = self.application_id
         assert client_id is not None, "setup_hook runs once logged in"
+        if settings.client_id is not None and settings.client_id != client_id:
+            # Discord answers an instance's lookup only to the bot of the Activity's
+            # own application: with another id, every sign-in would fail.
+            raise SettingsError(
+                f"DISCORD_CLIENT_ID is {settings.client_id}, but DISCORD_TOKEN is the bot of "
+                f"application {client_id}: an Activity is its bot's own application, so "
+                "remove DISCORD_CLIENT_ID (or set it to that id).")
         api = ActivityApi(self, client_id, settings.client_secret)
         server = ActivityServer(self.game.door, self.game.watchers, api,
                                 Sessions(settings.client_secret))

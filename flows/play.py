@@ -15,7 +15,7 @@ from presentation import actions
 from presentation.actions import ComponentId
 from presentation.card_emoji import CardFaces
 from presentation.hand_message import CLIENT_LANGUAGE, hand_layout, settings_layout
-from presentation.i18n import LANGUAGES, _, current
+from presentation.i18n import LANGUAGES, N_, _, current
 from presentation.layouts import Layout
 from presentation.render import rules_text
 from tables import HandMessage, NotSaved, Refusal, Stage, Table, TableWork
@@ -37,6 +37,10 @@ from .seat_moves import (
     picked,
 )
 from .tasks import Supervisor
+
+NO_ACTIVITIES_HERE = N_(
+    "This channel does not let you use Activities, so the table cannot open here: a "
+    "server admin can allow **Use Activities**. The buttons play the same game.")
 
 
 @dataclass(frozen=True)
@@ -205,6 +209,10 @@ class Play:
     ) -> None:
         """Open the graphical table inside Discord: the same game, for the member
         who pressed it (a spectator watches, with no hand)."""
+        if not interaction.permissions.use_embedded_activities:
+            # The channel's permissions keep Activities from this member: say so,
+            # rather than launch what Discord will not open for them.
+            raise Refusal(_(NO_ACTIVITIES_HERE))
         await callbacks.launch_activity(interaction)
 
     async def next_hand(

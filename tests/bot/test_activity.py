@@ -8,10 +8,11 @@ import asyncio
 import dataclasses
 import json
 import sqlite3
+from pathlib import Path
 
 import pytest
 
-from app.settings import ActivitySettings
+from app.settings import ActivitySettings, Settings, SettingsError
 from bot import RummyBot
 from engine.cards import full_deck
 from web.sessions import Sessions
@@ -46,6 +47,29 @@ async def test_the_entry_point_command_survives_the_bots_command_sync(
     assert after["handler"] == 2 and after["contexts"] == [0]
     assert server.emu.world.find_command("rummy", None) is not None
 
+
+async def test_a_client_id_of_another_application_stops_the_start_with_its_reason(
+    server: Server, launch: LaunchBot, tmp_path: Path
+) -> None:
+    # Discord answers an instance's lookup only to the Activity's own bot: with
+    # another id every sign-in would fail, so the bot does not start at all.
+    server.emu.world.enable_activities()
+    wrong = server.emu.world.application_id + 1
+    settings = ActivitySettings(client_secret=server.emu.world.client_secret, port=0,
+                                client_id=wrong)
+    bot = RummyBot(Settings(token=server.emu.token, database_path=tmp_path / "r.sqlite3",
+                            game=ACTIVITY, activity=settings))
+    try:
+        with pytest.raises(SettingsError, match=f"DISCORD_CLIENT_ID is {wrong}") as refused:
+            await bot.login(server.emu.token)  # log-in runs the start-up that checks it
+    finally:
+        await bot.close()
+    assert str(server.emu.world.application_id) in str(refused.value)
+    assert bot.activity_server is None
+    # Its own id is welcome.
+    right = dataclasses.replace(settings, client_id=server.emu.world.application_id)
+    bot = await launch(ACTIVITY, activity=right)
+    assert bot.activity_server is not None
 
 async def test_a_member_in_the_instance_gets_a_session_for_its_channel(
     server: Server, launch: LaunchBot, pages: list[Participant]
@@ -262,6 +286,21 @@ async def test_the_activity_and_the_buttons_play_one_table(
     assert watcher.state()["legal"] is None
     assert (await watcher.send("draw"))["type"] == "refused"
 
+
+async def test_open_table_tells_a_member_without_use_activities_why_not(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    await heads_up(server, bot)
+    server.emu.set_permissions(server.channel, server.cat, use_embedded_activities=False)
+    table = table_message(server.emu, server.channel)
+    refused = await server.cat.click(table, label="Open table")
+    assert refused.type == 4 and refused.ephemeral and refused.activity_instance is None
+    assert "Use Activities" in refused.text()
+    assert server.emu.world.activity_instances == {}
+    # A member with the permission gets the Activity.
+    opened = await server.bob.click(table, label="Open table")
+    assert opened.type == 12 and opened.activity_instance is not None
 
 async def test_no_frame_holds_another_players_card_while_the_hand_is_live(
     server: Server, launch: LaunchBot, pages: list[Participant]
