@@ -227,6 +227,9 @@ async def test_two_members_play_one_hand_through_the_two_doors(
             assert not shown_codes & set(held) and not in_frame, (shown_codes & set(held),
                                                                   in_frame)
             checked += 1
+    else:
+        status = await frame.locator("#status").text_content()
+        raise AssertionError(f"the hand went on past {MOST_TURNS} turns; the table says {status!r}")
     await frame.locator("#sheet:not([hidden])").wait_for(timeout=ACTION_TIMEOUT)
     assert "is over" in (await frame.locator("#sheet h2").text_content() or "")
     # One result, recorded once.

@@ -7,9 +7,11 @@ accessibility checks on the Activity and on local play's page."""
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
-from playwright.async_api import FrameLocator, Page
+import pytest
+from playwright.async_api import FrameLocator, Locator, Page
 
 from .axe_check import serious_violations
 from .conftest import Browsing, LocalBot
@@ -113,10 +115,15 @@ async def test_a_member_joins_the_activitys_lobby_from_the_chat(
     await frame.locator("#hand .card").first.wait_for(timeout=ACTION_TIMEOUT)
 
 
-async def started_alone(local_bot: LocalBot, browsing: Browsing, **size: Any) -> tuple[
+async def started_alone(local_bot: LocalBot, browsing: Browsing, *,
+                        sent: list[dict[str, Any]] | None = None, **size: Any) -> tuple[
         Page, FrameLocator]:
-    """Ann's Activity in the voice channel, a game against a computer dealt."""
+    """Ann's Activity in the voice channel, a game against a computer dealt;
+    ``sent`` collects every frame her Activity sends."""
     page = await browsing.open(local_bot.url + "?as=ann", **size)
+    if sent is not None:
+        page.on("websocket", lambda ws: ws.on(
+            "framesent", lambda payload: sent.append(json.loads(payload))))
     await in_channel(page, VOICE)
     frame = await launch_here(page)
     await frame.locator('[data-move="open"]').click()
@@ -187,17 +194,91 @@ async def test_a_turn_by_finger_on_a_phone(local_bot: LocalBot, browsing: Browsi
     assert wide
 
 
-# Loads the page's own modules (the same instances, by their hashed names) and
-# draws one meld of a ten, a jack and a queen on the table as it is.
-SHOW_A_MELD = """async () => {
+def on_the_page(statements: str) -> str:
+    """A script that runs ``statements`` with the page's own ``app`` and
+    ``drawMelds`` (its modules loaded again by their hashed names: the same
+    instances), to draw what the deal may not have put on the table yet."""
+    return """async () => {
   const loaded = performance.getEntriesByType("resource").map((entry) => entry.name);
   const module = (name) => import(loaded.find((url) => url.includes(`/${name}.`)));
   const { app } = await module("state");
   const { drawMelds } = await module("drawing");
-  app.state = { ...app.state,
-    melds: [{ number: 1, cards: ["10H", "JH", "QH"], owners: ["Ann"] }] };
-  drawMelds();
-}"""
+  """ + statements + "\n}"
+
+
+TEN_TO_QUEEN = '{ number: 1, cards: ["10H", "JH", "QH"], owners: ["Ann"] }'
+SHOW_A_MELD = on_the_page(
+    f"app.state = {{ ...app.state, melds: [{TEN_TO_QUEEN}] }};\n  drawMelds();")
+
+async def finger_drag(page: Page, card: Locator, onto: Locator) -> None:
+    """A finger's drag, as a touch screen sends it (Chromium's own touch events,
+    not a mouse's): down on the card, along in small steps, up over the target."""
+    # Where the card is once it has landed: a card just drawn still glides in.
+    await card.evaluate("card => Promise.allSettled(card.getAnimations().map((a) => a.finished))")
+    start, end = await card.bounding_box(), await onto.bounding_box()
+    assert start is not None and end is not None
+    x0, y0 = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
+    x1, y1 = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
+    touch = await page.context.new_cdp_session(page)
+    await touch.send("Input.dispatchTouchEvent",
+                     {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for step in range(1, 11):
+        x, y = x0 + (x1 - x0) * step / 10, y0 + (y1 - y0) * step / 10
+        await touch.send("Input.dispatchTouchEvent",
+                         {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    await touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    await touch.detach()
+
+
+def lay_off_offered(code: str) -> str:
+    """A meld drawn that the page may lay ``code`` off on: the deal decides
+    whether a real one is down, and this checks the finger, not the deal."""
+    offered = f"[{{ cards: [{json.dumps(code)}], meld: 1 }}]"
+    return on_the_page(
+        f"app.state = {{ ...app.state, melds: [{TEN_TO_QUEEN}],\n"
+        f"    legal: {{ ...app.state.legal, lay_offs: {offered} }} }};\n"
+        "  drawMelds();")
+
+
+async def sent_intent(sent: list[dict[str, Any]], **expected: Any) -> None:
+    """Wait until the Activity has sent an intent holding ``expected``."""
+    for _ in range(200):
+        if any(expected.items() <= frame.items() for frame in sent):
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no intent {expected} among {sent[-5:]}")
+
+
+@pytest.mark.parametrize("width,height", [(360, 740), (400, 860)])
+async def test_a_card_dragged_by_finger_lands_on_a_meld_and_on_the_pile(
+    local_bot: LocalBot, browsing: Browsing, width: int, height: int
+) -> None:
+    sent: list[dict[str, Any]] = []
+    page, frame = await started_alone(local_bot, browsing, sent=sent, width=width,
+                                      height=height, touch=True)
+    activity = next(f for f in page.frames if "/activity-app/" in f.url)
+    assert await my_activity_turn(frame) == "turn"
+    await frame.locator("#stock").tap()
+    drawn = frame.locator("#hand .card.fresh")
+    await drawn.wait_for(timeout=ACTION_TIMEOUT)
+    code = await drawn.get_attribute("data-code")
+    assert code is not None
+    # The card drawn, dragged onto a meld it fits: laid off there.
+    await activity.evaluate(lay_off_offered(code))
+    meld = frame.locator('#melds .meld[data-drop="meld:1"]')
+    await meld.wait_for(timeout=ACTION_TIMEOUT)
+    await finger_drag(page, drawn, meld)
+    await sent_intent(sent, op="lay_off", cards=[code], meld=1)
+    # (The table has no such meld: the answer says so, and the card stays.)
+    await frame.locator("#note.refused").wait_for(timeout=ACTION_TIMEOUT)
+    # Then onto the discard pile: thrown.
+    await finger_drag(page, frame.locator(f'#hand .card[data-code="{code}"]'),
+                      frame.locator("#discard"))
+    await sent_intent(sent, op="discard", cards=[code])
+    await frame.locator(f'#hand .card[data-code="{code}"]').wait_for(
+        state="detached", timeout=ACTION_TIMEOUT)
+    # The felt scrolled nowhere under the finger: the page itself never moved.
+    assert await activity.evaluate("() => [window.scrollX, window.scrollY]") == [0, 0]
 
 async def test_axe_finds_nothing_serious_in_the_activity_or_the_local_page(
     local_bot: LocalBot, browsing: Browsing

@@ -196,6 +196,7 @@ export function note(text, kind = "refused") {
   richText(box, text || "");
   box.className = `note ${text ? kind : ""}`;
   box.dataset.kind = text ? kind : "";
+  box.dataset.picks = [...app.picked].sort().join(",");
   clearTimeout(noteTimer);
   if (text && kind !== "why") {
     noteTimer = setTimeout(() => {

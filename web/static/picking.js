@@ -35,7 +35,6 @@ export function discardable() {
 // chat does, once for each pick on each picture of the table.
 let whyAsked = "";
 let whyTimer = null;
-let picksSeen = "";
 export function askWhy() {
   const state = app.state;
   if (!state.you) return;
@@ -44,11 +43,11 @@ export function askWhy() {
   if (key === whyAsked) return;
   whyAsked = key;
   clearTimeout(whyTimer);
-  // A refusal or a "done" spoke of the cards picked then: a new pick is the
-  // player's next word, and the note goes with the old one.
-  const shown = document.getElementById("note").dataset.kind;
-  if (picks !== picksSeen && (shown === "refused" || shown === "done")) note("");
-  picksSeen = picks;
+  // A refusal or a "done" spoke of the cards picked when it came: a new pick
+  // is the player's next word, and the note goes with the old one.
+  const box = document.getElementById("note");
+  const shown = box.dataset.kind;
+  if (picks !== box.dataset.picks && (shown === "refused" || shown === "done")) note("");
   why("");
   if (!state.legal || state.phase !== "play" || !app.picked.size) return;
   if (meldable() || layOffs().length || discardable()) return;
