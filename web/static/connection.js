@@ -3,9 +3,8 @@
 import { app, label } from "./@asset(state.js)";
 import { banner, note, showLog, why } from "./@asset(outcome.js)";
 import { CLOSE, FRAMES } from "./@asset(protocol.js)";
-import { signIn } from "./@asset(signin.js)";
+import { backoff, signIn } from "./@asset(signin.js)";
 
-const RETRY_STEPS = [250, 500, 1000, 2000, 4000, 8000];
 // Closed for a reason a reconnect would not mend: the page says why and waits.
 const FINAL = new Set([CLOSE.BAD_FRAME, CLOSE.NOT_IN_INSTANCE, CLOSE.OPENED_ELSEWHERE]);
 
@@ -80,8 +79,8 @@ export function connect() {
     const event = said ? { code: said.code, reason: said.reason } : closed;
     app.closing = null;
     if (event.code === CLOSE.SESSION_REFUSED) {
-      await signIn(); // the session ran out: ask Discord again, silently
-      connect();
+      // The session ran out: ask Discord again, silently if it can be.
+      if (await signIn()) connect();
       return;
     }
     if (FINAL.has(event.code) || event.code === CLOSE.TOO_FAST) {
@@ -90,9 +89,8 @@ export function connect() {
     } else {
       banner(label("reconnecting") || "Reconnecting…");
     }
-    const wait = RETRY_STEPS[Math.min(app.retries, RETRY_STEPS.length - 1)];
     app.retries += 1;
-    setTimeout(connect, wait);
+    setTimeout(connect, backoff(app.retries - 1, 250, 8000));
   });
 }
 

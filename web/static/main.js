@@ -9,7 +9,7 @@ import { showPresence, watchInvite } from "./@asset(discord.js)";
 import { watchHand, watchTable } from "./@asset(input.js)";
 import { watchKeys } from "./@asset(keys.js)";
 import { banner } from "./@asset(outcome.js)";
-import { signIn } from "./@asset(signin.js)";
+import { handshake, signIn } from "./@asset(signin.js)";
 import { watchSoundButton } from "./@asset(sound.js)";
 
 async function start() {
@@ -28,13 +28,7 @@ async function start() {
   }
   const clientId = document.querySelector('meta[name="client-id"]').content;
   app.sdk = new DiscordSDK(clientId, { disableConsoleLogOverride: true });
-  await app.sdk.ready();
-  try {
-    await signIn();
-  } catch (error) {
-    banner(String(error.message || error));
-    return;
-  }
+  if (!(await handshake(app.sdk)) || !(await signIn())) return;
   const drawn = app.render;
   app.render = (state) => {
     drawn(state);

@@ -219,8 +219,18 @@ export function why(text) {
   note(text, "why");
 }
 
-export function banner(text) {
+// A line across the top for what stops the whole table (signing in, the
+// connection); ``action``: a button under it, such as Try again.
+export function banner(text, action = null) {
   const box = $("banner");
   box.hidden = !text;
   box.textContent = text || "";
+  if (text && action) {
+    const button = moveButton("retry", action.label, true, () => {
+      banner(null);
+      action.act();
+    }, "go");
+    box.append(" ", button);
+    button.focus();
+  }
 }

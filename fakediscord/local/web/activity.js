@@ -52,6 +52,14 @@ function dispatch(evt, data) {
 async function answer(command) {
   switch (command.cmd) {
     case "AUTHORIZE": {
+      // A person may close Discord's consent screen instead of authorising: the
+      // SDK's promise then fails with RPC error 5000 (its OAUTH2_ERROR). Tests
+      // make the next refusals happen by setting window.consentRefusals.
+      if (window.consentRefusals > 0) {
+        window.consentRefusals -= 1;
+        refuse(command, 5000, "The authorization was cancelled");
+        break;
+      }
       const { code } = await ask("api/activity/authorize", {
         client_id: command.args.client_id,
         scopes: command.args.scope || [],

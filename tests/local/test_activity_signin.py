@@ -1,0 +1,52 @@
+"""Signing in to the Activity when it goes wrong, in a real browser with the real
+SDK: a player who closes Discord's consent screen is told why and signs in with
+Try again; a page refused for signing in too often waits as long as it is told
+and signs in by itself."""
+
+from __future__ import annotations
+
+from .conftest import Browsing, LocalBot
+from .test_activity_game import VOICE, in_channel, launch_here
+from .test_local_play import ACTION_TIMEOUT
+
+
+async def test_a_closed_consent_screen_says_why_and_try_again_signs_in(
+    local_bot: LocalBot, browsing: Browsing
+) -> None:
+    page = await browsing.open(local_bot.url + "?as=ann")
+    # The next Activity's Discord app: its person closes the consent screen once.
+    await page.context.add_init_script("window.consentRefusals = 1;")
+    await in_channel(page, VOICE)
+    await page.locator("#launch").click()
+    frame = page.frame_locator("#activity-frame").frame_locator("#activity")
+    banner = frame.locator("#banner")
+    await banner.filter(has_text="Authorize").wait_for(timeout=ACTION_TIMEOUT)
+    assert "5000" not in (await banner.text_content() or "")  # no raw error code
+    retry = banner.locator('[data-move="retry"]')
+    assert await retry.evaluate("button => button === document.activeElement")
+    await retry.click()
+    # Signed in: the channel has no game, and the page offers one.
+    await frame.locator('[data-move="open"]').wait_for(timeout=ACTION_TIMEOUT)
+    assert await banner.is_hidden()
+
+
+async def test_a_page_told_to_wait_signs_in_by_itself_when_the_wait_is_over(
+    local_bot: LocalBot, browsing: Browsing
+) -> None:
+    page = await browsing.open(local_bot.url + "?as=ann")
+    await in_channel(page, VOICE)
+    # One address may sign in six times at once, then once in two seconds: the
+    # seventh launch in a row is told to wait.
+    for _ in range(6):
+        frame = await launch_here(page)
+        await frame.locator('[data-move="open"]').wait_for(timeout=ACTION_TIMEOUT)
+        await page.locator("#activity-close").click()
+    await page.locator("#launch").click()
+    frame = page.frame_locator("#activity-frame").frame_locator("#activity")
+    await frame.locator("#banner", has_text="Trying again in").wait_for(timeout=ACTION_TIMEOUT)
+    await frame.locator('[data-move="open"]').wait_for(timeout=ACTION_TIMEOUT)
+    assert await frame.locator("#banner").is_hidden()
+    # The browser logs the refused request itself; nothing else went wrong.
+    assert browsing.console_errors == [
+        "Failed to load resource: the server responded with a status of 429 (Too Many Requests)"]
+    browsing.console_errors.clear()
