@@ -1,12 +1,15 @@
 """Signing in to the Activity when it goes wrong, in a real browser with the real
 SDK: a player who closes Discord's consent screen is told why and signs in with
 Try again; a page refused for signing in too often waits as long as it is told
-and signs in by itself."""
+and signs in by itself. And the page's console reaches Discord's debug logs, the
+one place a player's phone shows what went wrong."""
 
 from __future__ import annotations
 
+import asyncio
+
 from .conftest import Browsing, LocalBot
-from .test_activity_game import VOICE, in_channel
+from .test_activity_game import VOICE, in_channel, launch_here
 from .test_local_play import ACTION_TIMEOUT
 
 
@@ -54,3 +57,21 @@ async def test_a_page_told_to_wait_signs_in_by_itself_when_the_wait_is_over(
     assert browsing.console_errors == [
         "Failed to load resource: the server responded with a status of 429 (Too Many Requests)"]
     browsing.console_errors.clear()
+
+
+async def test_the_activitys_console_reaches_discords_logs(
+    local_bot: LocalBot, browsing: Browsing
+) -> None:
+    page = await browsing.open(local_bot.url + "?as=ann")
+    await in_channel(page, VOICE)
+    await launch_here(page)
+    activity = next(f for f in page.frames if "/activity-app/" in f.url)
+    await activity.evaluate("() => console.warn('the felt looks odd')")
+    logs = page.frame_locator("#activity-frame").locator("body")
+    wanted = {"level": "warn", "message": "the felt looks odd"}
+    for _ in range(100):  # the SDK sends it over postMessage, a moment later
+        if wanted in await logs.evaluate("() => window.capturedLogs"):
+            break
+        await asyncio.sleep(0.05)
+    else:
+        raise AssertionError("the page's warning never reached Discord's logs")

@@ -27,7 +27,9 @@ async function start() {
     return;
   }
   const clientId = document.querySelector('meta[name="client-id"]').content;
-  app.sdk = new DiscordSDK(clientId, { disableConsoleLogOverride: true });
+  // The SDK hands the page's console to Discord, which keeps it in its debug
+  // logs: the one place a player's phone shows what went wrong.
+  app.sdk = new DiscordSDK(clientId);
   if (!(await handshake(app.sdk)) || !(await signIn())) return;
   const drawn = app.render;
   app.render = (state) => {

@@ -20,6 +20,7 @@ let participantsSeen = null; // the participants the Activity was last told of
 let grantedScopes = []; // what the person authorised the Activity to do
 
 window.rpcFrames = [];
+window.capturedLogs = [];
 
 async function ask(path, body) {
   const reply = await fetch(path, {
@@ -88,6 +89,12 @@ async function answer(command) {
       reply(command, { evt: command.evt });
       break;
     case "CAPTURE_LOG":
+    case "CAPTURE_LOG":
+      // The SDK sends the Activity's console here (unless the Activity turns
+      // that off), as Discord keeps it in its own debug logs; kept for tests.
+      window.capturedLogs.push({ level: command.args.level, message: command.args.message });
+      reply(command, null);
+      break;
     case "SET_ORIENTATION_LOCK_STATE":
       reply(command, null);
       break;
