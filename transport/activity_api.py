@@ -35,6 +35,22 @@ class DiscordUnavailable(Exception):
     """Discord could not be asked (down, slow, or refused the bot): try again later."""
 
 
+class DiscordBusy(DiscordUnavailable):
+    """Discord asked for a wait (a rate limit, 429): ask again after ``retry_after`` seconds."""
+
+    def __init__(self, what: str, retry_after: float) -> None:
+        super().__init__(f"{what} asked to wait {retry_after:.1f} s")
+        self.retry_after = retry_after
+
+
+def _busy(status: int, body: Any, what: str) -> None:
+    """Raise ``DiscordBusy`` for Discord's rate limit, with the wait it names."""
+    if status != 429:
+        return
+    wait = body.get("retry_after") if isinstance(body, dict) else None
+    raise DiscordBusy(what, float(wait) if isinstance(wait, int | float) and wait > 0 else 1.0)
+
+
 @dataclass(frozen=True)
 class ActivityInstance:
     """An Activity's instance as Discord knows it: where it runs and who is in it."""
@@ -84,6 +100,7 @@ class ActivityApi:
             "code": code,
         }
         status, body = await self._ask("POST", "/oauth2/token", data=form)
+        _busy(status, body, "the token endpoint")
         said = body.get("error", status) if isinstance(body, dict) else status
         if said == "invalid_client":
             raise Misconfigured(
@@ -100,6 +117,7 @@ class ActivityApi:
         """The id and shown name of the user an access token was issued to."""
         headers = {"Authorization": f"Bearer {access_token}"}
         status, body = await self._ask("GET", "/users/@me", headers=headers)
+        _busy(status, body, "/users/@me")
         if status == 401:
             raise NotAuthorised("the access token was refused")
         if status != 200 or not isinstance(body, dict) or "id" not in body:

@@ -30,6 +30,7 @@ from flows.watchers import TableWatchers
 from transport.activity_api import (
     ActivityApi,
     ActivityInstance,
+    DiscordBusy,
     DiscordUnavailable,
     Misconfigured,
     NotAuthorised,
@@ -215,6 +216,10 @@ class ActivityServer:
                 log.error("the Activity cannot sign anybody in: %s", error)
             return _refused(503, "the Activity is not set up right on the bot's side: "
                                  "tell whoever hosts the bot")
+        except DiscordBusy as busy:
+            # Discord's own wait, passed on: the page tries again after it.
+            return _refused(429, "Discord asks for a moment before the next sign-in",
+                            busy.retry_after)
         except DiscordUnavailable as error:
             log.warning("could not check an Activity player with Discord: %s", error)
             return _refused(503, "Discord could not be asked: try again in a moment", 5)

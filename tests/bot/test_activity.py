@@ -71,6 +71,21 @@ async def test_a_client_id_of_another_application_stops_the_start_with_its_reaso
     bot = await launch(ACTIVITY, activity=right)
     assert bot.activity_server is not None
 
+async def test_discords_wait_at_sign_in_is_passed_on_to_the_page(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    limited = server.emu.fail_next("POST /oauth2/token", 429, retry_after=3.0)
+    instance = server.emu.world.launch_activity(server.ann.id, server.channel.id)
+    page = Participant(bot, server.emu, server.ann)
+    pages.append(page)
+    answer = await page.sign_in(instance.instance_id)
+    # Not "Discord could not be asked" (503): Discord's own wait, for the page to keep.
+    assert (answer.status, answer.headers["Retry-After"]) == (429, "3")
+    assert "Discord asks for a moment" in (await answer.json())["error"]
+    assert limited.hits == 1
+    assert (await page.sign_in(instance.instance_id)).status == 200
+
 async def test_a_member_in_the_instance_gets_a_session_for_its_channel(
     server: Server, launch: LaunchBot, pages: list[Participant]
 ) -> None:
