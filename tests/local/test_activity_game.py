@@ -172,10 +172,14 @@ async def test_a_turn_by_keyboard_alone(local_bot: LocalBot, browsing: Browsing)
     await frame.locator("#hand .card").nth(10).wait_for(state="detached",
                                                         timeout=ACTION_TIMEOUT)
     print(f"\nkeys for a turn (draw, pick, discard): {keys}")
+    # A desktop has no orientation to lock.
+    assert not any(m["message"][1].get("cmd") == "SET_ORIENTATION_LOCK_STATE"
+                   for m in await parent_frames(page)
+                   if m["to"] == "discord" and m["message"][0] == 1)
 
 
 async def test_a_turn_by_finger_on_a_phone(local_bot: LocalBot, browsing: Browsing) -> None:
-    _page, frame = await started_alone(local_bot, browsing, width=360, height=740,
+    page, frame = await started_alone(local_bot, browsing, width=360, height=740,
                                        touch=True)
     assert await my_activity_turn(frame) == "turn"
     await frame.locator("#stock").tap()
@@ -192,6 +196,11 @@ async def test_a_turn_by_finger_on_a_phone(local_bot: LocalBot, browsing: Browsi
     assert small == []
     wide = await frame.locator("body").evaluate("b => b.scrollWidth <= window.innerWidth")
     assert wide
+    # Launched on a phone, the table asked Discord to keep it upright.
+    locks = [m["message"][1]["args"] for m in await parent_frames(page)
+             if m["to"] == "discord" and m["message"][0] == 1
+             and m["message"][1].get("cmd") == "SET_ORIENTATION_LOCK_STATE"]
+    assert locks == [{"lock_state": 2}]  # the SDK's PORTRAIT
 
 
 def on_the_page(statements: str) -> str:

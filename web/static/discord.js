@@ -1,5 +1,7 @@
 // What the page asks of Discord's app besides signing in: its invite dialog,
-// and the rich presence the player's friends see ("Playing Rummy", the hand).
+// the rich presence the player's friends see ("Playing Rummy", the hand), and
+// on a phone, to keep the table upright.
+import { Common } from "./@asset(vendor/embedded-app-sdk.js)";
 import { $, app } from "./@asset(state.js)";
 
 let presence = "";
@@ -21,4 +23,13 @@ export function showPresence(state) {
   app.sdk.commands.setActivity({ activity }).catch(() => {
     presence = ""; // not allowed (the scope was refused): nothing else depends on it
   });
+}
+
+// On a phone the table is drawn for a tall screen (the hand fanned along the
+// bottom): Discord keeps it upright, in picture-in-picture too, which falls
+// back to this lock (Discord's layout guide). A desktop has nothing to lock.
+export function holdUpright() {
+  if (!app.sdk || app.sdk.platform !== "mobile") return;
+  const { PORTRAIT } = Common.OrientationLockStateTypeObject;
+  app.sdk.commands.setOrientationLockState({ lock_state: PORTRAIT }).catch(() => {});
 }

@@ -5,7 +5,7 @@ import { DiscordSDK, Events } from "./@asset(vendor/embedded-app-sdk.js)";
 import { $, app } from "./@asset(state.js)";
 import { connect, participantsChanged } from "./@asset(connection.js)";
 import { render, showParticipants } from "./@asset(drawing.js)";
-import { showPresence, watchInvite } from "./@asset(discord.js)";
+import { holdUpright, showPresence, watchInvite } from "./@asset(discord.js)";
 import { watchHand, watchTable } from "./@asset(input.js)";
 import { watchKeys } from "./@asset(keys.js)";
 import { banner } from "./@asset(outcome.js)";
@@ -30,7 +30,9 @@ async function start() {
   // The SDK hands the page's console to Discord, which keeps it in its debug
   // logs: the one place a player's phone shows what went wrong.
   app.sdk = new DiscordSDK(clientId);
-  if (!(await handshake(app.sdk)) || !(await signIn())) return;
+  if (!(await handshake(app.sdk))) return;
+  holdUpright();
+  if (!(await signIn())) return;
   const drawn = app.render;
   app.render = (state) => {
     drawn(state);

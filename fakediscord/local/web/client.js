@@ -62,7 +62,12 @@ function receive(event) {
 // -- the Activity ------------------------------------------------------------------------
 // Open table launched the bot's Activity for this member: Discord shows it over
 // the channel until it is closed (closing leaves the instance).
-function openActivity(url) {
+function openActivity(launched) {
+  // Discord's phone apps launch an Activity with platform=mobile among its
+  // launch parameters (the SDK's PlatformTypes), its desktop and web apps with
+  // desktop: a touch screen here stands for a phone.
+  const phone = matchMedia("(pointer: coarse)").matches;
+  const url = phone ? `${launched}${launched.includes("?") ? "&" : "?"}platform=mobile` : launched;
   const frame = $("activity-frame");
   if (frame.dataset.url !== url) {
     frame.dataset.url = url;
