@@ -13,8 +13,10 @@ participants.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import datetime
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +34,12 @@ PROXIED = "/activity-app"
 # compressed answer is passed on as it came, with its Content-Encoding).
 HOP_HEADERS = {"connection", "keep-alive", "transfer-encoding", "upgrade", "host",
                "content-length"}
+
+
+def discords_page_policy() -> str:
+    """The policy Discord's Activity proxy serves a page with, a new nonce each time."""
+    nonce = base64.b64encode(secrets.token_bytes(16)).decode()
+    return f"script-src 'self' 'unsafe-eval' 'nonce-{nonce}' blob:"
 
 
 def _user(user: User) -> dict[str, Any]:
@@ -169,6 +177,12 @@ class ActivityFrame:
                 kept = {k: v for k, v in answer.headers.items() if k.lower() not in HOP_HEADERS}
                 if "text/html" in answer.headers.get("Content-Type", ""):
                     kept.pop("Cache-Control", None)  # Discord's proxy strips it from pages
+                    # ... and replaces the page's own Content-Security-Policy with its
+                    # own, whose scripts are the proxy's origin, eval, blobs and inline
+                    # ones it nonces (embedded-app-sdk issue 321 quotes it).
+                    kept = {k: v for k, v in kept.items()
+                            if k.lower() != "content-security-policy"}
+                    kept["Content-Security-Policy"] = discords_page_policy()
                 return web.Response(status=answer.status, body=content, headers=kept)
         except aiohttp.ClientError:
             return web.Response(status=502, text="the bot's web server does not answer")

@@ -9,7 +9,7 @@ import json
 import sqlite3
 from typing import Any
 
-from playwright.async_api import FrameLocator, Page, WebSocket
+from playwright.async_api import FrameLocator, Page, Response, WebSocket
 
 from .conftest import Browsing, LocalBot
 from .test_local_play import (
@@ -163,8 +163,18 @@ async def test_the_real_sdk_handshake_reaches_the_table(
     local_bot: LocalBot, browsing: Browsing
 ) -> None:
     page = await browsing.open(local_bot.url)
+    policies: list[str] = []
+
+    async def served(response: Response) -> None:
+        if "/activity-app/?" in response.url:
+            policies.append(await response.header_value("Content-Security-Policy") or "")
+
+    page.on("response", served)
     await start_against_a_computer(page)
     frame = await open_activity(page)
+    # The page came through Discord's proxy, under Discord's policy instead of
+    # its own (scripts of its origin only, no inline one), and works under it.
+    assert len(policies) == 1 and policies[0].startswith("script-src 'self' 'unsafe-eval' 'nonce-")
     # The SDK asked Discord's app what a real one would be asked, and was answered.
     rpc = await parent_frames(page)
     asked = [m["message"][1].get("cmd") for m in rpc
