@@ -26,6 +26,12 @@ from .rest.traffic import TrafficLog
 from .world import World
 
 HEARTBEAT_INTERVAL_MS = 41250
+# Discord's acknowledgement of a heartbeat crosses the internet: tens of
+# milliseconds at least. One sent back at once can beat discord.py's keep-alive
+# thread to noting when it sent the beat, and the client then reads the whole
+# interval as its latency ("Can't keep up, ... 41.3s behind"). Real Discord
+# never answers that fast; the stand-in waits a short round trip too.
+HEARTBEAT_ROUND_TRIP = 0.03
 REPLAY_BUFFER = 10_000
 
 # Opcodes
@@ -73,6 +79,9 @@ class Gateway:
     def __init__(self, world: World, traffic: TrafficLog, token: str, problems: list[str],
                  url: Callable[[], str], privileged_intents: int = PRIVILEGED) -> None:
         self.world = world
+        # Seconds between a client's heartbeats, as HELLO tells them (a test may
+        # shorten it to see many beats).
+        self.heartbeat_interval = HEARTBEAT_INTERVAL_MS / 1000
         self.traffic = traffic
         self.token = token
         self.problems = problems
@@ -142,7 +151,8 @@ class Gateway:
         conn = Connection(ws)
         self.connections.add(conn)
         writer = asyncio.create_task(self._writer(conn), name="fakediscord-gateway-writer")
-        conn.queue.put_nowait({"op": HELLO, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS},
+        conn.queue.put_nowait({"op": HELLO,
+                               "d": {"heartbeat_interval": round(self.heartbeat_interval * 1000)},
                                "s": None, "t": None})
         try:
             async for msg in ws:
@@ -180,7 +190,8 @@ class Gateway:
     async def _receive(self, conn: Connection, frame: dict[str, Any]) -> None:
         op, data = frame.get("op"), frame.get("d")
         if op == HEARTBEAT:
-            conn.queue.put_nowait({"op": HEARTBEAT_ACK, "d": None, "s": None, "t": None})
+            ack = {"op": HEARTBEAT_ACK, "d": None, "s": None, "t": None}
+            asyncio.get_running_loop().call_later(HEARTBEAT_ROUND_TRIP, conn.queue.put_nowait, ack)
         elif op == IDENTIFY:
             await self._identify(conn, data or {})
         elif op == RESUME:

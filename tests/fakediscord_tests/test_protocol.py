@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import discord.http
 import pytest
 
 from fakediscord import FakeDiscord, point_discord_at, run_client
+from fakediscord.gateway import HEARTBEAT_ROUND_TRIP
 from fakediscord.rest.traffic import ENV_VAR
 from tests.conftest import StartBot
 
@@ -47,6 +49,20 @@ async def test_gateway_refuses_a_wrong_token_with_4004(fake_discord: FakeDiscord
         closing = await ws.receive()
         assert closing.type is aiohttp.WSMsgType.CLOSE and closing.data == 4004
 
+
+async def test_each_heartbeat_is_acknowledged_after_a_round_trip(
+        fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    # Heartbeats four times a second instead of every 41 s, to see many of them.
+    fake_discord.gateway.heartbeat_interval = 0.25
+    client = discord.Client(intents=discord.Intents.none())
+    await start_bot(client)
+    latencies = []
+    for _ in range(12):
+        await asyncio.sleep(0.25)
+        latencies.append(client.latency)
+    # Each beat's latency is a round trip, never the time since the beat before
+    # (what an acknowledgement faster than discord.py's own bookkeeping shows).
+    assert all(HEARTBEAT_ROUND_TRIP <= latency < 0.125 for latency in latencies), latencies
 
 async def test_ready_points_resumes_back_at_the_emulator(scene: Scene) -> None:
     [ready] = scene.emu.dispatched("READY")
