@@ -112,8 +112,19 @@ def _button(page: Page, button: dict[str, Any]) -> str:
     url = str(button.get("url") or "")
     # A script may open it: only the kinds of address Discord lets a link button have.
     link = f" data-url=\"{esc(url)}\"" if style == "link" and LINK_URL.match(url) else ""
-    return (f"<span class=\"{classes}{only_emoji}\" data-custom-id=\"{custom_id}\"{link}>"
-            f"{''.join(parts)}</span>")
+    # A real button: a tab stop, named by its label, pressed with Enter or Space.
+    # Disabled stays focusable and says so, as Discord's own dimmed buttons do.
+    dimmed = " aria-disabled=\"true\"" if button.get("disabled") else ""
+    named = "" if label else f" aria-label=\"{_emoji_name(button.get('emoji'))}\""
+    return (f"<button type=\"button\" class=\"{classes}{only_emoji}\" "
+            f"data-custom-id=\"{custom_id}\"{link}{dimmed}{named}>{''.join(parts)}</button>")
+
+
+def _emoji_name(emoji: Any) -> str:
+    """What an emoji-only button is called: its emoji's name, or the character."""
+    if not isinstance(emoji, dict):
+        return "button"
+    return esc(str(emoji.get("name") or "button"))
 
 
 def _select(page: Page, select: dict[str, Any]) -> str:
@@ -142,8 +153,12 @@ def _select(page: Page, select: dict[str, Any]) -> str:
     bounds = (f" data-min-values=\"{_bound(select.get('min_values'))}\""
               f" data-max-values=\"{_bound(select.get('max_values'))}\"")
     menu = "".join(_select_option(page, o) for o in options)
+    # A tab stop that opens its list with Enter or Space, as Discord's menus do.
+    access = (" tabindex=\"0\" role=\"button\" aria-haspopup=\"listbox\""
+              + (" aria-disabled=\"true\"" if select.get("disabled") else ""))
     return (f"<div class=\"{classes}\" data-custom-id=\"{custom_id}\" data-select-type=\"{kind}\""
-            f"{bounds}>{value}{CHEVRON}<div class=\"select-options\" hidden>{menu}</div></div>")
+            f"{bounds}{access}>{value}{CHEVRON}<div class=\"select-options\" hidden>{menu}</div>"
+            "</div>")
 
 
 def _bound(value: Any) -> int:

@@ -120,7 +120,10 @@ margin-top:8px;min-width:0}
 .row{display:flex;flex-wrap:wrap;gap:8px;width:100%}
 .btn{display:inline-flex;align-items:center;justify-content:center;gap:6px;height:32px;
 min-width:60px;padding:2px 16px;border-radius:8px;color:#fff;font-size:14px;font-weight:500;
-line-height:16px;white-space:nowrap;user-select:none}
+line-height:16px;white-space:nowrap;user-select:none;border:0;font-family:inherit;
+cursor:pointer}
+.btn:focus-visible,.select:focus-visible,.select-option:focus-visible{outline:2px solid #00a8fc;
+outline-offset:2px}
 .btn.icon-only{min-width:40px;padding:2px 10px}
 .btn img.emoji{width:20px;height:20px;margin:0}
 .btn .uemoji{font-size:18px;line-height:20px}

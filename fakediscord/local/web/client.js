@@ -171,8 +171,11 @@ function place(event) {
   const log = logOf(event.channel);
   const atBottom = nearBottom();
   const old = log.querySelector(`.msg[data-message-id="${event.id}"]`);
-  if (old) old.replaceWith(element);
-  else {
+  if (old) {
+    const kept = focusIn(old);
+    old.replaceWith(element);
+    if (kept) refocus(element, kept);
+  } else {
     const id = BigInt(event.id);
     const later = [...log.children].find((m) => BigInt(m.dataset.messageId) > id);
     log.insertBefore(element, later ?? null);
@@ -183,6 +186,23 @@ function place(event) {
   }
   liveTimes(element);
   if (event.channel === state.channel) toBottom(atBottom);
+}
+
+// An edited message keeps the keyboard where it was: on the same control (by
+// its custom id, else its label, else its place), as Discord's app keeps it.
+function focusIn(message) {
+  const had = document.activeElement;
+  if (!had || !message.contains(had)) return null;
+  const controls = [...message.querySelectorAll(".btn, .select")];
+  return { id: had.dataset?.customId, text: had.textContent, index: controls.indexOf(had) };
+}
+
+function refocus(message, kept) {
+  const controls = [...message.querySelectorAll(".btn, .select")];
+  const again = controls.find((c) => kept.id && c.dataset.customId === kept.id)
+    ?? controls.find((c) => c.textContent === kept.text)
+    ?? controls[Math.max(0, Math.min(kept.index, controls.length - 1))];
+  again?.focus({ preventScroll: true });
 }
 
 function nearBottom() {
@@ -256,12 +276,33 @@ $("log").addEventListener("click", async (event) => {
   if (message && select && !select.classList.contains("disabled")) openMenu(select, message);
 });
 
+// A menu opened from the keyboard: Enter or Space on it, as on a button.
+$("log").addEventListener("keydown", (event) => {
+  const select = event.target.closest(".select");
+  const message = event.target.closest(".msg");
+  if (!select || !message || (event.key !== "Enter" && event.key !== " ")) return;
+  event.preventDefault();
+  if (!select.classList.contains("disabled")) openMenu(select, message);
+});
+
 function openMenu(select, message) {
   const menu = $("menu-popup");
   const most = Number(select.dataset.maxValues || 1);
   const picked = new Set();
   const options = [...select.querySelectorAll(".select-options .select-option")].map((source) => {
     const option = source.cloneNode(true);
+    // Each choice a tab stop, taken with Enter or Space; Escape closes the menu.
+    option.tabIndex = 0;
+    option.setAttribute("role", "option");
+    option.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        option.click();
+      } else if (event.key === "Escape") {
+        closeMenu();
+        select.focus();
+      }
+    });
     option.addEventListener("click", async (event) => {
       event.stopPropagation();
       if (most > 1) {
@@ -284,6 +325,15 @@ function openMenu(select, message) {
     done.className = "select-option";
     done.textContent = "✔";
     done.addEventListener("click", (event) => { event.stopPropagation(); choose([...picked]); });
+    done.tabIndex = 0;
+    done.setAttribute("role", "option");
+    done.setAttribute("aria-label", "Done");
+    done.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        done.click();
+      }
+    });
     options.push(done);
   }
   menu.replaceChildren(...options);
@@ -294,6 +344,9 @@ function openMenu(select, message) {
   if (below > 200 || below > box.top) { menu.style.top = `${box.bottom + 4}px`; menu.style.bottom = ""; }
   else { menu.style.bottom = `${window.innerHeight - box.top + 4}px`; menu.style.top = ""; }
   menu.hidden = false;
+  if (select.contains(document.activeElement) || document.activeElement === select) {
+    options[0]?.focus();
+  }
 }
 
 function closeMenu() { $("menu-popup").hidden = true; }
