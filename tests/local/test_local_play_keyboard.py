@@ -1,7 +1,8 @@
 """Local play by keyboard alone, in a real browser: the slash command typed, the
 buttons of the host's panel, the table and the hand message reached with Tab and
 pressed with Enter, a whole hand played against a computer; the focus stays on
-a message's control when the message is edited; axe finds nothing serious."""
+a message's control when the message is edited; an empty channel says what to
+type; axe finds nothing serious."""
 
 from __future__ import annotations
 
@@ -61,12 +62,16 @@ async def test_a_whole_hand_in_local_play_by_keyboard_alone(
     local_bot: LocalBot, browsing: Browsing
 ) -> None:
     page = await browsing.open(local_bot.url + "?as=ann")
+    # An empty channel says what to type.
+    hint = page.locator("#empty")
+    await hint.filter(has_text="/rummy start").wait_for(timeout=ACTION_TIMEOUT)
     keys = Keys(page)
     keys.pressed += await tab_to(page, page.locator("#text"))
     await page.keyboard.type("/rummy start")
     await page.keyboard.press("Enter")  # picks the command from the list
     await page.keyboard.press("Enter")  # and sends it
     await keys.press((await host_panel(page)).locator(".btn", has_text="Add computer (easy)"))
+    assert await hint.is_hidden()
     await (await host_panel(page)).filter(has_text="Ada").wait_for(timeout=ACTION_TIMEOUT)
     start = (await host_panel(page)).locator(".btn", has_text="Start")
     await keys.press(start)

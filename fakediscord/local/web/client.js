@@ -148,8 +148,10 @@ function logOf(channelId) {
 function show(channelId) {
   state.channel = channelId;
   state.unread.delete(channelId);
+  logOf(channelId);
   for (const [id, log] of state.logs) log.hidden = id !== channelId;
   const channel = state.hello.channels.find((c) => c.id === channelId);
+  sayWhatToType(channel);
   const name = `${{ dm: "@", voice: "🔊 " }[channel.kind] || "#"}${channel.name}`;
   $("where").textContent = name;
   $("launch").hidden = !state.hello.launcher || channel.kind === "dm";
@@ -185,7 +187,10 @@ function place(event) {
     }
   }
   liveTimes(element);
-  if (event.channel === state.channel) toBottom(atBottom);
+  if (event.channel === state.channel) {
+    $("empty").hidden = true;
+    toBottom(atBottom);
+  }
 }
 
 // An edited message keeps the keyboard where it was: on the same control (by
@@ -203,6 +208,18 @@ function refocus(message, kept) {
     ?? controls.find((c) => c.textContent === kept.text)
     ?? controls[Math.max(0, Math.min(kept.index, controls.length - 1))];
   again?.focus({ preventScroll: true });
+}
+
+// A channel with no message yet says how to begin: a newcomer sees an empty
+// chat and a text box otherwise.
+function sayWhatToType(channel) {
+  const empty = logOf(channel.id).children.length === 0;
+  $("empty").hidden = !empty;
+  $("empty").textContent = channel.kind === "dm"
+    ? "Nothing yet: the bot's messages to you (your hand's deal, results) come here."
+    : "Nothing here yet. Type /rummy start and press Enter twice to open a game in this "
+      + "channel, then Add computer to play alone, or Join with the others. "
+      + (state.hello.launcher ? "🚀 above opens the table as an Activity instead." : "");
 }
 
 function nearBottom() {
