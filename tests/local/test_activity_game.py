@@ -108,11 +108,21 @@ async def test_a_member_joins_the_activitys_lobby_from_the_chat(
     await in_channel(bob, VOICE)
     lobby = shown(bob).filter(has_text="a new game is forming").last
     await lobby.wait_for(timeout=ACTION_TIMEOUT)
+    # Alone, Ann may not start yet: a game needs two seats.
+    assert await frame.locator('[data-move="start"]').is_disabled()
     await press(bob, lobby, "Join")
     # Ann sees Bob take his seat, and may start with him.
     await frame.locator(".lobby .seat", has_text="Bob").wait_for(timeout=ACTION_TIMEOUT)
+    seated = await frame.locator(".lobby .seat .name").all_text_contents()
+    assert seated == ["Ann", "Bob"]
     await frame.locator('[data-move="start"]:not([disabled])').click()
     await frame.locator("#hand .card").first.wait_for(timeout=ACTION_TIMEOUT)
+    # One game: Ann's Activity deals her ten cards, and seats Bob opposite with ten.
+    assert await frame.locator("#hand .card").count() == 10
+    assert await frame.locator("#seats .seat .name").all_text_contents() == ["Bob"]
+    # Bob, in the chat, has the same game's table to play from.
+    await shown(bob).filter(has_text="Rummy — hand 1").first.wait_for(timeout=ACTION_TIMEOUT)
+    assert await shown(bob).locator(".btn", has_text="Show hand").count() >= 1
 
 
 async def started_alone(local_bot: LocalBot, browsing: Browsing, *,
