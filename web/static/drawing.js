@@ -5,8 +5,8 @@
 import { $, app, label } from "./@asset(state.js)";
 import { animateFrom, cardElement, where } from "./@asset(cards.js)";
 import { drawLobby } from "./@asset(lobby.js)";
-import { drawOutcome, note } from "./@asset(outcome.js)";
-import { avatar, shownName } from "./@asset(people.js)";
+import { drawOutcome, note, noteOutlived } from "./@asset(outcome.js)";
+import { avatar, seatChip, shownName } from "./@asset(people.js)";
 import { askWhy, discardable, layOffOnto, layOffs, meldable } from "./@asset(picking.js)";
 import { OPS } from "./@asset(protocol.js)";
 import { drawSoundButton, play } from "./@asset(sound.js)";
@@ -19,12 +19,7 @@ export function render(next) {
   const previous = app.state;
   const moved = previous && previous.version !== next.version;
   const respoken = previous && previous.language !== next.language;
-  const shown = $("note").dataset.kind;
-  if ((moved && shown === "refused") || (respoken && shown !== "done")) {
-    // A refusal spoke of the table as it was ("not your turn"), and a note
-    // other than the change's own answer speaks the language the page left.
-    note("");
-  }
+  noteOutlived({ moved, respoken });
   const before = where();
   const focused = focusedCard();
   app.state = next;
@@ -113,18 +108,11 @@ function drawBar() {
 }
 
 function seatElement(seat, { fan }) {
-  const chip = document.createElement("div");
-  chip.className = `seat${seat.turn ? " turn" : ""}${seat.you ? " you" : ""}`;
-  chip.dataset.key = seat.key;
-  chip.style.setProperty("--seat", seat.colour);
-  const name = document.createElement("span");
-  name.className = "name";
-  name.textContent = seat.name;
+  const chip = seatChip(seat);
   const score = document.createElement("span");
   score.className = "score";
   score.textContent = app.state.hand_number ? `${label("total")}: ${seat.total}` : "";
-  chip.append(avatar({ user: seat.user, name: seat.name, colour: seat.colour, computer: seat.computer }),
-    name, score);
+  chip.append(score);
   if (seat.turn && app.state.deadline_in !== null && app.state.deadline_in !== undefined) {
     const clock = document.createElement("span");
     clock.className = "clock";

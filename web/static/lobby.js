@@ -3,7 +3,7 @@
 // who sits, Join and Leave, and for its host the computers, Start and Cancel.
 // The server decides every one of them again.
 import { $, app, label } from "./@asset(state.js)";
-import { avatar } from "./@asset(people.js)";
+import { seatChip } from "./@asset(people.js)";
 import { OPS } from "./@asset(protocol.js)";
 import { moveButton, richText } from "./@asset(text.js)";
 
@@ -25,17 +25,6 @@ function paragraph(text) {
   const line = document.createElement("p");
   richText(line, text);
   return line;
-}
-
-function seatChip(seat) {
-  const chip = document.createElement("div");
-  chip.className = `seat${seat.you ? " you" : ""}`;
-  chip.style.setProperty("--seat", seat.colour);
-  const name = document.createElement("span");
-  name.className = "name";
-  name.textContent = seat.name;
-  chip.append(avatar({ user: seat.user, name: seat.name, colour: seat.colour, computer: seat.computer }), name);
-  return chip;
 }
 
 // The house rules a game started now would have, each a choice.

@@ -207,6 +207,19 @@ export function note(text, kind = "refused") {
   }
 }
 
+// A note speaks of the table, the language and the cards picked when it came.
+// When the table moves on, a refusal goes; when the language changes, any note
+// but the change's own answer; when the player picks anew, a refusal or a done.
+export function noteOutlived({ moved = false, respoken = false, picks = null } = {}) {
+  const box = $("note");
+  const shown = box.dataset.kind;
+  const answered = shown === "refused" || shown === "done";
+  if ((moved && shown === "refused") || (respoken && shown !== "done")
+      || (picks !== null && picks !== box.dataset.picks && answered)) {
+    note("");
+  }
+}
+
 // The standing why line for the current pick ("" when the pick is fine, or
 // there is none): shown at once, unless another note is still being read.
 export function why(text) {

@@ -39,3 +39,18 @@ export function avatar({ user, name, colour, computer }) {
   }
   return face;
 }
+
+// A seat as a chip: its player's face and name, in the seat's colour, lit on
+// its turn. The table adds the total, the clock and the fan of backs.
+export function seatChip(seat) {
+  const chip = document.createElement("div");
+  chip.className = `seat${seat.turn ? " turn" : ""}${seat.you ? " you" : ""}`;
+  chip.dataset.key = seat.key;
+  chip.style.setProperty("--seat", seat.colour);
+  const name = document.createElement("span");
+  name.className = "name";
+  name.textContent = seat.name;
+  chip.append(avatar({ user: seat.user, name: seat.name, colour: seat.colour, computer: seat.computer }),
+    name);
+  return chip;
+}

@@ -1,7 +1,7 @@
 // What the picked cards can do, read off the legal moves the server sent (the
 // page holds no rule), and why they do nothing, asked of the server.
 import { app } from "./@asset(state.js)";
-import { note, why } from "./@asset(outcome.js)";
+import { noteOutlived, why } from "./@asset(outcome.js)";
 import { OPS } from "./@asset(protocol.js)";
 
 function sameCards(a, b) {
@@ -43,11 +43,7 @@ export function askWhy() {
   if (key === whyAsked) return;
   whyAsked = key;
   clearTimeout(whyTimer);
-  // A refusal or a "done" spoke of the cards picked when it came: a new pick
-  // is the player's next word, and the note goes with the old one.
-  const box = document.getElementById("note");
-  const shown = box.dataset.kind;
-  if (picks !== box.dataset.picks && (shown === "refused" || shown === "done")) note("");
+  noteOutlived({ picks });
   why("");
   if (!state.legal || state.phase !== "play" || !app.picked.size) return;
   if (meldable() || layOffs().length || discardable()) return;
