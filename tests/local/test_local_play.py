@@ -86,17 +86,38 @@ async def my_turn_or_over(page: Page) -> str:
     return str(await found.json_value())
 
 
-async def plain_turn(page: Page) -> list[str]:
-    """Draw, then discard the card drawn: three clicks. The cards still held."""
-    hand = shown(page).filter(has_text="Your hand").last
-    await press(page, hand, "Draw from stock")
-    picks = hand.locator('.btn[data-custom-id*=":pick:"]')
+async def drew_or_over(page: Page) -> str:
+    """After pressing Draw from stock: "drew" once the hand message shows the card
+    drawn (green), or "over" when that draw ended the hand, as drawing from an
+    empty stock does under the rules; a refusal, or nothing, fails."""
     try:
-        await picks.first.wait_for(timeout=ACTION_TIMEOUT)
+        found = await page.wait_for_function(
+            """() => {
+                const log = document.querySelector('#log .channel-log:not([hidden])');
+                const hands = [...log.querySelectorAll('.msg')].filter(
+                    m => m.textContent.includes('Your hand') || m.textContent.includes('is over'));
+                const last = hands[hands.length - 1];
+                if (!last) return false;
+                if (last.textContent.includes('is over')) return 'over';
+                const drawn = '.btn.success[data-custom-id*=":pick:"]';
+                return last.querySelector(drawn) ? 'drew' : false;
+            }""", timeout=ACTION_TIMEOUT)
     except PlaywrightTimeout:
         said = await page.locator("#refusal").text_content()
-        raise AssertionError(f"no cards to pick after drawing: {await hand.text_content()!r}, "
+        hand = shown(page).filter(has_text="Your hand").last
+        raise AssertionError(f"no card drawn: {await hand.text_content()!r}, "
                              f"refused: {said!r}") from None
+    return str(await found.json_value())
+
+
+async def plain_turn(page: Page) -> list[str] | None:
+    """Draw, then discard the card drawn: three clicks. The cards still held, or
+    None when the draw ended the hand."""
+    hand = shown(page).filter(has_text="Your hand").last
+    await press(page, hand, "Draw from stock")
+    if await drew_or_over(page) == "over":
+        return None
+    picks = hand.locator('.btn[data-custom-id*=":pick:"]')
     held = [card_of(await b.get_attribute("data-custom-id")) for b in await picks.all()]
     # The card just drawn is the green one.
     drawn = hand.locator('.btn.success[data-custom-id*=":pick:"]').first
@@ -163,6 +184,7 @@ async def test_two_members_in_two_pages_never_see_each_others_cards(
         mover = pages[mover_name]
         other = pages["bob" if mover_name == "ann" else "ann"]
         held = await plain_turn(mover)
+        assert held is not None, "the stock ran out within a few turns"
         await asyncio.sleep(0.3)  # let both pages take in the move
         seen = await other.content()
         leaked = [code for code in held for mark in card_marks(code) if mark in seen]
@@ -263,6 +285,7 @@ async def test_a_killed_bot_comes_back_to_the_same_game_in_the_open_page(
     hand = await open_hand(page)
     assert await my_turn_or_over(page) == "turn"
     held = await plain_turn(page)
+    assert held is not None
     await my_turn_or_over(page)
     before = await hand.get_attribute("data-message-id")
     # The stand-in keeps its side of things up to a moment before a kill.
@@ -277,7 +300,7 @@ async def test_a_killed_bot_comes_back_to_the_same_game_in_the_open_page(
     # The game goes on where it was: the same cards, and the next turn is played.
     assert await my_turn_or_over(page) == "turn"
     after = await plain_turn(page)
-    assert set(held) <= set(after)
+    assert after is not None and set(held) <= set(after)
     # The page lost its connection while the bot was down, and said so.
     browsing.console_errors[:] = [e for e in browsing.console_errors if "WebSocket" not in e]
 

@@ -13,6 +13,7 @@ from .conftest import Browsing, LocalBot
 from .test_local_play import (
     ACTION_TIMEOUT,
     MOST_TURNS,
+    drew_or_over,
     host_panel,
     my_turn_or_over,
     shown,
@@ -83,6 +84,8 @@ async def test_a_whole_hand_in_local_play_by_keyboard_alone(
         turns += 1
         hand = shown(page).filter(has_text="Your hand").last
         await keys.press(hand.locator(".btn:not(.disabled)", has_text="Draw from stock"))
+        if await drew_or_over(page) == "over":
+            break  # the stock ran out, which ends the hand
         drawn = hand.locator('.btn.success[data-custom-id*=":pick:"]').first
         await keys.press(drawn)
         # Picked, the card's message is drawn anew: the focus is still on that card.
