@@ -34,7 +34,7 @@ from presentation.hand_messages import HandMessages
 from presentation.notify import Notifier
 from presentation.pacing import RequestBudget
 from presentation.refresh import TableRefresher
-from tables import FollowUp, Table, TableRegistry, TableWork
+from tables import FollowUp, Stage, Table, TableRegistry, TableWork
 
 
 def guild_locale(client: discord.Client, guild_id: int) -> str | None:
@@ -81,8 +81,12 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
     async def record_moved_table(table: Table) -> None:
         async with table.lock:
             # A table that has left play must not come back into the live set.
-            if tables.get(table.channel_id) is table:
-                await work.record_message(table)
+            if tables.get(table.channel_id) is not table:
+                return
+            await work.record_message(table)
+        if table.stage is Stage.PLAYING:
+            # The new table sits below every open hand message: each comes down too.
+            tasks.spawn(hand_messages.bring_below(table), "hands-below")
 
     refresher.on_moved = record_moved_table
     channels = ChannelEvents(work, refresher)

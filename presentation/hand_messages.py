@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+import weakref
 from collections.abc import Callable
 
 import discord
@@ -24,6 +25,7 @@ from transport.handles import TOKEN_LIFETIME
 from .card_emoji import CardFaces
 from .hand_message import hand_layout, paused_layout, retired_layout, stopped_layout
 from .i18n import seat_language, speaking
+from .layouts import Layout
 
 # Hand-message edits in flight at once. Each takes a few milliseconds on an
 # idle bot, so four keep up with a thousand quiet tables.
@@ -70,6 +72,8 @@ class HandMessages:
         # queue up, and must not hold up the edit that tells a player their
         # turn has come.
         self._follow_slots = asyncio.Semaphore(FOLLOW_EDITS_AT_ONCE)
+        self._locks: weakref.WeakValueDictionary[tuple[int, str], asyncio.Lock] = (
+            weakref.WeakValueDictionary())
 
     async def follow(self, table: Table, key: str, *, quiet: bool = False) -> None:
         """Bring a waiting player's hand message up to date a moment from now
@@ -137,9 +141,34 @@ class HandMessages:
     async def retire(self, table: Table, message: HandMessage) -> None:
         """Tell an older hand message that a newer one now shows the hand."""
         with contextlib.suppress(discord.HTTPException):
-            await message.handle.edit_original_response(
-                embed=None, controls=retired_layout(table)
-            )
+            await draw(message, retired_layout(table))
+
+    async def bring_below(self, table: Table) -> None:
+        """Post each open hand message anew below the table's new message (a new
+        hand is dealt on one), and retire the old one: otherwise a player's cards
+        sit screens up, behind the finished hand and the new table. A message
+        whose token is about to lapse is left to ``pause_expiring``."""
+        now = time.time()
+        for key, message in list(table.hand_messages.items()):
+            if not message.on_hand or now - message.opened_at >= PAUSE_AFTER:
+                continue
+            async with self._drawing(table, key):
+                if table.hand_messages.get(key) is not message or table.match is None:
+                    continue  # clicked meanwhile: the message clicked shows the hand
+                with speaking(seat_language(table, key)):
+                    layout = self._layout(table, key)
+                shows = table.changes
+                try:
+                    posted = await message.handle.send_followup(controls=layout)
+                except discord.HTTPException:
+                    continue  # the old message goes on following the game
+                if posted is None:
+                    continue
+                table.hand_messages[key] = HandMessage(
+                    message.handle, message.opened_at, posted, shows=shows, followup=True
+                )
+                with contextlib.suppress(discord.HTTPException):
+                    await draw(message, retired_layout(table))
 
     async def pause_expiring(self, table: Table, now: float) -> None:
         """Tell every hand message whose token is about to die that it stops
@@ -152,9 +181,30 @@ class HandMessages:
                 paused = paused_layout(table)
             # Gone already? A click on it brings it back all the same.
             with contextlib.suppress(discord.HTTPException):
-                await message.handle.edit_original_response(embed=None, controls=paused)
+                await draw(message, paused)
+
+    def _drawing(self, table: Table, key: str) -> asyncio.Lock:
+        """One request at a time to a player's hand message: an edit still on its
+        way must not land after ``bring_below`` retired the message."""
+        place = (table.channel_id, key)
+        lock = self._locks.get(place)
+        if lock is None:
+            lock = self._locks[place] = asyncio.Lock()
+        return lock
+
+    def _layout(self, table: Table, key: str) -> Layout:
+        assert table.match is not None
+        user_id = table.seat(key).user_id
+        four_colour = user_id is not None and self.four_colour(user_id)
+        if table.stage is Stage.FINISHED and not table.match.hand.is_over:
+            return stopped_layout(table, key, self.faces, four_colour=four_colour)
+        return hand_layout(table, key, self.faces, four_colour=four_colour)
 
     async def _edit(self, table: Table, key: str, *, again: bool = False) -> bool:
+        async with self._drawing(table, key):
+            return await self._edit_now(table, key, again=again)
+
+    async def _edit_now(self, table: Table, key: str, *, again: bool = False) -> bool:
         """Edit the player's message to show the table as it is; True if an
         answer in place went out while the edit was on its way."""
         message = table.hand_messages.get(key)
@@ -166,17 +216,12 @@ class HandMessages:
         finished = table.stage is Stage.FINISHED and table.match is not None
         if table.match is None or (self.tables.get(table.channel_id) is not table and not finished):
             return False  # the game ended while the edit waited
-        user_id = table.seat(key).user_id
-        four_colour = user_id is not None and self.four_colour(user_id)
         shows = table.changes
         answers = table.hand_answers.get(key, 0)
         with speaking(seat_language(table, key)):
-            if finished and not table.match.hand.is_over:
-                layout = stopped_layout(table, key, self.faces, four_colour=four_colour)
-            else:
-                layout = hand_layout(table, key, self.faces, four_colour=four_colour)
+            layout = self._layout(table, key)
         try:
-            await message.handle.edit_original_response(embed=None, controls=layout)
+            await draw(message, layout)
         except discord.HTTPException:
             table.hand_messages.pop(key, None)
             return False
@@ -185,3 +230,11 @@ class HandMessages:
         if table.hand_messages.get(key) is message:
             message.shows = shows
         return False
+
+
+async def draw(message: HandMessage, layout: Layout) -> None:
+    """Show ``layout`` on a hand message, the interaction's answer or its follow-up."""
+    if message.followup and message.message_id is not None:
+        await message.handle.edit_followup(message.message_id, controls=layout)
+    else:
+        await message.handle.edit_original_response(embed=None, controls=layout)

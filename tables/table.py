@@ -203,6 +203,9 @@ class HandMessage:
     # False while it shows the player's settings instead of the hand: the game
     # moving on does not take those from under their fingers.
     on_hand: bool = True
+    # A follow-up of the interaction (edited by its id), not its answer: the
+    # message a new hand posts below its new table.
+    followup: bool = False
 
 
 @dataclass
@@ -432,6 +435,7 @@ class Table:
                     "token": handle.token,
                     "message_id": message.message_id,
                     "opened_at": message.opened_at,
+                    "followup": message.followup,
                 }
         return saved
 
@@ -472,6 +476,7 @@ class Table:
                 opened_at,
                 None if message_id is None else int(message_id),
                 shows=self.changes,
+                followup=bool(saved.get("followup")) and message_id is not None,
             )
         self.saved_hand_messages = {}
 

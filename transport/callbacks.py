@@ -263,12 +263,27 @@ async def send_followup(
 ) -> int | None:
     """Send another message after the interaction's answer and return its id
     (None if the reply has none), which ``edit_followup`` edits later."""
+    return await post_followup(
+        session_of(interaction), interaction.application_id, interaction.token,
+        controls=controls, ephemeral=ephemeral,
+    )
+
+
+async def post_followup(
+    session: aiohttp.ClientSession,
+    application_id: int | None,
+    token: str,
+    *,
+    controls: Components,
+    ephemeral: bool = False,
+) -> int | None:
+    """``send_followup`` with only the interaction's token, for up to 15 minutes
+    after its click: a message it answered is followed by a new one, below."""
     data = message_data(controls=controls)
     if ephemeral:
         data["flags"] = data.get("flags", 0) | EPHEMERAL
-    app = interaction.application_id
-    route = Route("POST", FOLLOWUP, webhook_id=app, webhook_token=interaction.token)
-    body = await webhook_request(route, session_of(interaction), data, {"wait": "true"})
+    route = Route("POST", FOLLOWUP, webhook_id=application_id, webhook_token=token)
+    body = await webhook_request(route, session, data, {"wait": "true"})
     try:
         return int(body["id"])
     except (KeyError, TypeError, ValueError):

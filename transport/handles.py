@@ -59,3 +59,10 @@ class InteractionHandle:
             message_id,
             data=callbacks.message_data(controls=controls),
         )
+
+    async def send_followup(self, *, controls: callbacks.Components) -> int | None:
+        """Post a new message only its member sees, below everything since the
+        click, and return its id (``edit_followup`` edits it)."""
+        return await callbacks.post_followup(
+            self.session, self.application_id, self.token, controls=controls, ephemeral=True
+        )

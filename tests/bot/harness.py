@@ -116,6 +116,10 @@ def card_of_pick(button: dict[str, Any]) -> str:
     return str(button["custom_id"]).rsplit(".", 1)[1]
 
 
+# What a hand message says once a newer one shows the hand.
+RETIRED = "Your hand is shown in another message now"
+
+
 class TablePlayer:
     """One person at the table, acting through their hand view."""
 
@@ -152,6 +156,14 @@ class TablePlayer:
             raise AssertionError(f"{self.actor.name} has no hand view open")
         current = self.emu.message(self.channel, self.view.id)
         assert current is not None
+        if RETIRED in current.text():
+            # As a person does: the old message says the hand is shown in another
+            # one now, and the newest of theirs below it is that one.
+            newer = [m for m in self.actor.visible_messages(self.channel)
+                     if m.ephemeral and m.id > current.id and "Your hand" in m.text()
+                     and RETIRED not in m.text()]
+            if newer:
+                self.view = current = newer[-1]
         return current
 
     def _picks(self) -> list[dict[str, Any]]:

@@ -12,9 +12,9 @@ import pytest
 from bot import RummyBot
 
 from .conftest import FAST, LaunchBot, Server
-from .harness import TablePlayer, play_simple_turn, table_message
+from .harness import TablePlayer, play_simple_turn, rig_hand, table_message
 from .test_match import current, shows
-from .test_play import start_game
+from .test_play import in_turn_order, start_game
 
 # Buttons that act on the game; what a finished or stopped game may not offer.
 PLAYING_LABELS = ("Draw from stock", "Take", "Meld", "Lay off", "Discard")
@@ -152,3 +152,57 @@ def next_after(bot: RummyBot, server: Server, seated: list[TablePlayer]) -> Tabl
     assert turn is not None
     following = order[(order.index(turn) + 1) % len(order)]
     return next(p for p in seated if p.key == following)
+
+
+async def test_a_new_hand_brings_each_open_hand_message_down_below_its_table(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch()
+    seated = [server.player(server.ann), server.player(server.bob), server.player(server.cat)]
+    await start_game(server, bot, seated, hands=2)
+    p1, p2, p3 = in_turn_order(bot, server, seated)
+    await rig_hand(bot, server.channel.id,
+                   {p1.key: ["4H", "5H", "6H"], p2.key: ["KC", "2D"], p3.key: ["KS", "3D"]},
+                   stock=["7H", "8C"], discard=["AC"])
+    opened = [p1, p2]  # the third never opened a hand message
+    for player in opened:
+        await player.open_hand()
+    old_views = {player.key: player.view for player in opened}
+    await p1.draw()
+    await p1.meld(["4H", "5H", "6H"])
+    await p1.discard("7H")
+    await bot.game.tasks.wait_idle()
+    finished = table_message(server.emu, server.channel)
+    await p3.actor.click(finished, label="Next hand")
+    await bot.game.tasks.wait_idle()
+    fresh = table_message(server.emu, server.channel)
+    assert "hand 2" in fresh.text().lower()
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.match is not None
+    for player in opened:
+        newest = player.actor.visible_messages(server.channel)[-1]
+        # The newest message each of them sees is their own hand, dealt anew,
+        # below the new table; the old one points to it and offers no move.
+        assert newest.ephemeral and newest.id > fresh.id, player.actor.name
+        assert "Your hand" in newest.text()
+        dealt = sorted(card.code for card in table.match.hand.hand_of(player.key))
+        assert sorted(player.hand()) == dealt and player.view is not None
+        assert player.view.id == newest.id
+        old = old_views[player.key]
+        assert old is not None
+        retired = server.emu.message(server.channel, old.id)
+        assert retired is not None and "shown in another message" in retired.text()
+        assert not [b for b in retired.buttons() if b["label"] in PLAYING_LABELS]
+    # The third had no hand message open: nothing new for them but the table.
+    assert not [m for m in p3.actor.visible_messages(server.channel)
+                if m.ephemeral and m.id > fresh.id]
+    # Play goes on from the new messages: a move there, and the others' follow it.
+    mover = current(bot, server, seated)
+    assert mover is not None
+    if mover is p3:
+        await mover.open_hand()
+    before = mover.view
+    drawn = await mover.draw()
+    assert drawn.type == 7 and mover.view is before
+    await bot.game.tasks.wait_idle()
+    assert check_every_message(bot, server, [p for p in seated if p.view is not None]) > 0

@@ -160,19 +160,23 @@ def test_open_hand_messages_are_saved_beside_the_game_while_their_tokens_live() 
     stale.application_id, stale.token = 7, "stale-token"
     table.hand_messages["1"] = HandMessage(fresh, now - 60, 501)
     table.hand_messages["2"] = HandMessage(stale, now - TOKEN_LIFETIME - 1, 502)
+    # One posted below a new hand's table: a follow-up, edited by its id.
+    table.hand_messages["3"] = HandMessage(fresh, now - 30, 503, followup=True)
     state = json.loads(json.dumps(live_table(table).state))
     assert "hand_messages" not in table.to_dict()  # the game alone
     assert state["hand_messages"]["1"] == {
-        "application_id": 7, "token": "fresh-token", "message_id": 501, "opened_at": now - 60
+        "application_id": 7, "token": "fresh-token", "message_id": 501, "opened_at": now - 60,
+        "followup": False,
     }
     again = Table.from_dict(state)
     assert again.to_dict() == table.to_dict()
     again.restore_hand_messages(FakeHandle, now)
-    # The one whose token died stays forgotten; the other follows the game again.
-    assert set(again.hand_messages) == {"1"}
+    # The one whose token died stays forgotten; the others follow the game again.
+    assert set(again.hand_messages) == {"1", "3"}
     back = again.hand_messages["1"]
     assert (back.handle.token, back.message_id, back.opened_at) == ("fresh-token", 501, now - 60)
     assert back.shows == again.changes and again.saved_hand_messages == {}
+    assert not back.followup and again.hand_messages["3"].followup
 
 
 def test_the_hosts_lobby_controls_are_saved_beside_the_game_while_their_token_lives() -> None:
