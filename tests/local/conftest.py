@@ -41,6 +41,9 @@ class LocalBot:
     home: Path
     port: int
     root: Path = ROOT  # the checkout whose bot.py runs (a benchmark may run an older one)
+    # The Activity's port, picked free too: the default (the page's port + 1)
+    # may be another test's or program's by then.
+    activity_port: int = field(default_factory=free_port)
     process: asyncio.subprocess.Process | None = None
     url: str = ""
     output: list[str] = field(default_factory=list)
@@ -51,7 +54,8 @@ class LocalBot:
                if not name.startswith(("DISCORD_", "DATABASE_", "LOCAL_PLAY"))}
         # No token: local play, as on a fresh machine. The computers move at
         # once, so that a hand ends in moments.
-        env |= {"LOCAL_PLAY_PORT": str(self.port), "COMPUTER_DELAY": "0",
+        env |= {"LOCAL_PLAY_PORT": str(self.port), "WEB_PORT": str(self.activity_port),
+                "COMPUTER_DELAY": "0",
                 "PYTHONUNBUFFERED": "1", "LOG_LEVEL": "WARNING"}
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, str(self.root / "bot.py"), "--no-browser", cwd=self.home, env=env,

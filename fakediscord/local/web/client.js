@@ -19,6 +19,14 @@ const state = {
   active: 0,
 };
 
+// As in Discord's app, the newest message stays in sight while the messages
+// grow under the reader (an image drawn once it loads, a message edited
+// longer), unless they scrolled up to read: a page opened on a phone otherwise
+// stayed where the first, imageless layout put it, at the oldest message.
+let pinned = true;
+$("log").addEventListener("scroll", () => { pinned = nearBottom(); }, { passive: true });
+const grows = new ResizeObserver(() => toBottom(pinned));
+
 // -- talking to the stand-in -----------------------------------------------------------
 async function post(path, body) {
   const response = await fetch(path, {
@@ -141,6 +149,7 @@ function logOf(channelId) {
     log.hidden = true;
     $("log").append(log);
     state.logs.set(channelId, log);
+    grows.observe(log);
   }
   return log;
 }
@@ -171,7 +180,6 @@ function place(event) {
   template.innerHTML = event.html.trim();
   const element = template.content.firstElementChild;
   const log = logOf(event.channel);
-  const atBottom = nearBottom();
   const old = log.querySelector(`.msg[data-message-id="${event.id}"]`);
   if (old) {
     const kept = focusIn(old);
@@ -189,7 +197,7 @@ function place(event) {
   liveTimes(element);
   if (event.channel === state.channel) {
     $("empty").hidden = true;
-    toBottom(atBottom);
+    toBottom(pinned);
   }
 }
 
