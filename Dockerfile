@@ -1,4 +1,4 @@
-# The bot in a container: docker compose up -d (see compose.yaml and the README's Hosting).
+# The bot in a container: docker compose up -d (see compose.yaml and docs/hosting.md).
 FROM python:3.12-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

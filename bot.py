@@ -227,7 +227,7 @@ def prepare(settings: Settings) -> None:
     # counting (see transport.events), so young collections find almost
     # nothing; at the default threshold they ran many times a second under
     # load, each a pause for every table while the clicks in flight were
-    # walked (the README's performance section has the measurements).
+    # walked (docs/performance.md has the measurements).
     gc.set_threshold(GC_YOUNG_THRESHOLD, 10, 10)
 
 

@@ -1,8 +1,8 @@
 """House rules: every point where the rule texts disagree, as one frozen value.
 
-The defaults are the ones of RULES.md: ace low, unlimited melds per turn, going out
-any way, rummy doubles the score, the discard pile is reshuffled when the stock runs
-out, and the match is played to 100 points.
+The defaults are the most common rules (docs/playing.md, House rules): ace low,
+unlimited melds per turn, going out any way, rummy doubles the score, the discard
+pile is reshuffled when the stock runs out, and the match is played to 100 points.
 """
 
 from __future__ import annotations

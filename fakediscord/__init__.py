@@ -255,7 +255,7 @@ whole bot (interaction callbacks and webhooks exempt), with the
 ``python -m tests.bench.bench`` prints login-to-ready time and
 interaction round trips. ``python -m tests.bench.load`` is the load
 benchmark: the real bot as a separate process, hundreds of simulated players
-(``load_players``), and the figures the README's Performance section lists.
+(``load_players``), and the figures docs/performance.md lists.
 
 Limits
 ------

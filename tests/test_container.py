@@ -4,7 +4,6 @@ says, and its start and health-check commands run as the image would run them.""
 from __future__ import annotations
 
 import asyncio
-import importlib.metadata
 import json
 import re
 import signal
@@ -15,6 +14,7 @@ from pathlib import Path
 from fakediscord import FakeDiscord
 from tests.bench.load_process import BotProcess
 from tests.test_architecture import discover
+from tests.test_requirements import distributions_of, pinned
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -59,11 +59,6 @@ def test_the_image_is_slim_runs_as_a_user_and_keeps_the_database_on_a_volume() -
     assert exec_form("CMD") == ["python", "bot.py"]
 
 
-def normalised(distribution: str) -> str:
-    """A distribution's name as pip compares them (PEP 503)."""
-    return re.sub(r"[-_.]+", "-", distribution).lower()
-
-
 LOCAL_STAND_IN = "fakediscord"
 
 
@@ -82,15 +77,10 @@ def test_the_image_holds_every_package_and_dependency_the_bot_imports() -> None:
     assert "bot.py" in copied
     installs = [rest for keyword, rest in instructions() if keyword == "RUN" and "pip" in rest]
     assert installs == ["pip install -r requirements-bot.txt"]
-    pinned = {
-        normalised(re.split(r"[=;\s]", line, maxsplit=1)[0])
-        for line in (ROOT / "requirements-bot.txt").read_text().splitlines()
-        if line and not line.startswith("#")
-    }
-    distributions = importlib.metadata.packages_distributions()
+    installed = pinned("requirements-bot.txt")
     for module in third_party:
-        names = {normalised(name) for name in distributions.get(module, [module])}
-        assert names & pinned, f"{module} is imported by the bot but not in requirements-bot.txt"
+        assert distributions_of(module) & installed, (
+            f"{module} is imported by the bot but not in requirements-bot.txt")
 
 
 def free_port() -> int:

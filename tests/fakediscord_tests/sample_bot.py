@@ -21,7 +21,7 @@ CARDS = ["10H", "10S", "10D", "10C", "JH", "QH", "KH"]
 
 class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                  template=r"sample:join:(?P<channel_id>\d+)"):
-    """A click with a valid custom_id is handled whenever it arrives (see GUIDE.md)."""
+    """A click with a valid custom_id is handled whenever it arrives, even after a restart."""
 
     def __init__(self, channel_id: int) -> None:
         super().__init__(discord.ui.Button(label="Join", style=discord.ButtonStyle.primary,
