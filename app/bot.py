@@ -23,6 +23,7 @@ from transport.handles import InteractionHandle
 from web.server import ActivityServer
 from web.sessions import Sessions
 
+from .activity_peers import announce, peer_url, relays_for
 from .commands_text import CatalogueTranslator
 from .health import HealthServer
 from .metrics import Metrics
@@ -181,10 +182,14 @@ class RummyBot(commands.AutoShardedBot):
                 f"application {client_id}: an Activity is its bot's own application, so "
                 "remove DISCORD_CLIENT_ID (or set it to that id).")
         api = ActivityApi(self, client_id, settings.client_secret)
+        leases = self.leases
         server = ActivityServer(self.game.door, self.game.watchers, api,
-                                Sessions(settings.client_secret))
+                                Sessions(settings.client_secret),
+                                None if leases is None else relays_for(leases))
         await server.start(settings.host, settings.port)
         self.activity_server = server
+        if leases is not None and server.port is not None:
+            await announce(leases, peer_url(settings, server.port))
 
     async def _serve_health(self, db: Database, metrics: Metrics, cog: RummyCog) -> None:
         def clicked(action: str, outcome: str, seconds: float) -> None:

@@ -169,11 +169,14 @@ class ActivitySettings:
     client_id: int | None = None
     host: str = "127.0.0.1"
     port: int = 8081  # beside the health port's usual 8080
+    # Where the bot's other processes reach this one's Activity server, to relay
+    # pages of the servers it serves (None: http://host:port).
+    peer_url: str | None = None
 
     def __repr__(self) -> str:
         # Settings are logged and shown in tracebacks: the secret must not be.
         return (f"ActivitySettings(client_id={self.client_id}, host={self.host!r}, "
-                f"port={self.port}, client_secret='***')")
+                f"port={self.port}, peer_url={self.peer_url!r}, client_secret='***')")
 
 
 def _activity(env: dict[str, str]) -> ActivitySettings | None:
@@ -191,6 +194,7 @@ def _activity(env: dict[str, str]) -> ActivitySettings | None:
         client_id=int(client) if client else None,
         host=env.get("WEB_HOST", "").strip() or "127.0.0.1",
         port=ActivitySettings.port if port is None else port,
+        peer_url=_url(env, "WEB_PEER_URL", ("http", "https"), "http://10.0.0.2:8081"),
     )
 
 

@@ -55,20 +55,27 @@ _DB_NOW: Final = "extract(epoch FROM clock_timestamp())"
 # Takes every shard asked for whose lease has run out (or was never taken);
 # the shards taken, with their new epochs.
 SQL_TAKE: Final = f"""
-INSERT INTO shard_leases (shard, epoch, holder, expires_at)
-SELECT shard, 1, $2, {_DB_NOW} + $3 FROM unnest($1::bigint[]) AS wanted (shard)
+INSERT INTO shard_leases (shard, epoch, holder, expires_at, web_url)
+SELECT shard, 1, $2, {_DB_NOW} + $3, $4 FROM unnest($1::bigint[]) AS wanted (shard)
 ON CONFLICT (shard) DO UPDATE SET
-    epoch = shard_leases.epoch + 1, holder = excluded.holder, expires_at = excluded.expires_at
+    epoch = shard_leases.epoch + 1, holder = excluded.holder, expires_at = excluded.expires_at,
+    web_url = excluded.web_url
 WHERE shard_leases.expires_at < {_DB_NOW}
 RETURNING shard, epoch
 """
-# Extends the leases still held at the epochs this process took them at.
+# Extends the leases still held at the epochs this process took them at, and
+# says where it serves the Activity (known only once its server listens).
 SQL_RENEW: Final = f"""
-UPDATE shard_leases SET expires_at = {_DB_NOW} + $4
+UPDATE shard_leases SET expires_at = {_DB_NOW} + $4, web_url = $5
 FROM unnest($2::bigint[], $3::bigint[]) AS mine (shard, epoch)
 WHERE shard_leases.shard = mine.shard AND shard_leases.epoch = mine.epoch
   AND shard_leases.holder = $1
 RETURNING shard_leases.shard
+"""
+# Where another process serving the shard now serves the Activity.
+SQL_SERVED_AT: Final = f"""
+SELECT web_url FROM shard_leases
+WHERE shard = $1 AND holder <> $2 AND expires_at > {_DB_NOW}
 """
 # Lets the leases run out now, for a standby to take at its next check.
 SQL_RELEASE: Final = """
@@ -104,6 +111,10 @@ class ShardLeases:
         # Set the moment this process learns it lost a lease (a refused write),
         # so that it stops without waiting for its next renewal.
         self.revoked = asyncio.Event()
+        # Where this process serves the Activity to the others (None: it does not).
+        self.web_url: str | None = None
+        # One query at a time on the lease connection.
+        self._one_at_a_time = asyncio.Lock()
 
     @property
     def held(self) -> tuple[int, ...]:
@@ -163,7 +174,7 @@ class ShardLeases:
 
         async def attempt(conn: asyncpg.Connection) -> Mapping[int, int]:
             async with conn.transaction():
-                rows = await conn.fetch(SQL_TAKE, wanted, self.holder, self.ttl)
+                rows = await conn.fetch(SQL_TAKE, wanted, self.holder, self.ttl, self.web_url)
                 taken = {int(row["shard"]): int(row["epoch"]) for row in rows}
                 if all_or_none and len(taken) < len(wanted):
                     raise _NoneTaken
@@ -190,9 +201,8 @@ class ShardLeases:
         sent = time.monotonic()
 
         async def attempt(conn: asyncpg.Connection) -> set[int]:
-            rows = await conn.fetch(
-                SQL_RENEW, self.holder, shards, [self.epochs[s] for s in shards], self.ttl
-            )
+            rows = await conn.fetch(SQL_RENEW, self.holder, shards,
+                                    [self.epochs[s] for s in shards], self.ttl, self.web_url)
             return {int(row[0]) for row in rows}
 
         kept = await self._run("renewing the shard leases", attempt, timeout)
@@ -202,6 +212,20 @@ class ShardLeases:
         if not self.revoked.is_set():
             self._serve_until = max(self._serve_until, sent + self.ttl * STEP_DOWN)
         return True
+
+    async def served_at(self, guild_id: int, timeout: float) -> str | None:  # noqa: ASYNC109
+        """Where another process serving the server's shard serves the Activity;
+        None if this process serves it, or nobody does now. StorageError if the
+        database did not answer within ``timeout``."""
+        shard = self.shard_of(guild_id)
+        if shard in self.epochs:
+            return None
+
+        async def attempt(conn: asyncpg.Connection) -> str | None:
+            found = await conn.fetchval(SQL_SERVED_AT, shard, self.holder)
+            return None if found is None else str(found)
+
+        return await self._run("finding the process of a shard", attempt, timeout)
 
     async def release(self) -> None:
         """Let every lease run out now (a clean stop: a standby takes over at
@@ -230,13 +254,20 @@ class ShardLeases:
         connection that failed or did not answer in time is cut, not reused,
         and the failure is a StorageError."""
         deadline = time.monotonic() + timeout
-        conn = await self._connection(timeout)
         try:
+            async with asyncio.timeout(timeout):
+                await self._one_at_a_time.acquire()
+        except TimeoutError as exc:
+            raise StorageError(f"{what} failed: the lease connection is busy") from exc
+        try:
+            conn = await self._connection(max(0.0, deadline - time.monotonic()))
             return await asyncio.wait_for(body(conn), max(0.0, deadline - time.monotonic()))
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             # Cut rather than closed: closing waits on a server that may be gone.
             await self._drop()
             raise StorageError(f"{what} failed: {exc or type(exc).__name__}") from exc
+        finally:
+            self._one_at_a_time.release()
 
     async def _drop(self) -> None:
         conn, self._conn = self._conn, None

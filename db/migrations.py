@@ -312,6 +312,13 @@ CREATE TABLE shard_leases (
 );
 """
 
+# Where each lease's holder serves the Activity, for the bot's other processes:
+# Discord maps one address to the Activity, so a page may reach a process that
+# does not serve its server, which then relays it to the one that does.
+_LEASE_WEB_URL = """
+ALTER TABLE shard_leases ADD COLUMN web_url TEXT;
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core schema: results, live tables, set-aside tables", _CORE),
     Migration(2, "leaderboard aggregates, filled from recorded results", _PLAYER_STATS),
@@ -320,6 +327,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "abandoned matches are not matches played", _ABANDONED_NOT_PLAYED),
     Migration(6, "ratings, seasons, and finished hands' moves", _RATINGS_SEASONS_HISTORY),
     Migration(7, "shard leases with fencing epochs", _SHARD_LEASES),
+    Migration(8, "where each lease's holder serves the Activity", _LEASE_WEB_URL),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -227,6 +227,10 @@ CREATE TABLE shard_leases (
 );
 """
 
+_LEASE_WEB_URL = """
+ALTER TABLE shard_leases ADD COLUMN web_url TEXT;
+"""
+
 _SCRIPTS: Final = (
     _CORE,
     _PLAYER_STATS,
@@ -235,6 +239,7 @@ _SCRIPTS: Final = (
     _ABANDONED_NOT_PLAYED,
     _RATINGS_SEASONS_HISTORY,
     _SHARD_LEASES,
+    _LEASE_WEB_URL,
 )
 
 POSTGRES_MIGRATIONS: Final = tuple(

@@ -40,6 +40,7 @@ from . import assets
 from .connections import REQUEST_WITHIN, CappedListener, connection_limit
 from .limits import Bucket, KeyedBuckets
 from .pages import OpenPages
+from .relay import Relays, relayed
 from .sessions import Session, Sessions
 from .socket import MAX_FRAME, NOT_IN_INSTANCE, Participant, SeenIntents
 from .visitor_log import quiet_visitor_log
@@ -113,8 +114,11 @@ class ActivityServer:
         watchers: TableWatchers,
         api: ActivityApi,
         sessions: Sessions,
+        relays: Relays | None = None,
     ) -> None:
         self.door = door
+        # Pages of servers another process plays go there (``web.relay``).
+        self.relays = relays
         self.watchers = watchers
         self.api = api
         self.sessions = sessions
@@ -164,6 +168,8 @@ class ActivityServer:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        if self.relays is not None:
+            await self.relays.close()
         await self.api.close()
 
     # --- files -----------------------------------------------------------------------
@@ -296,7 +302,8 @@ class ActivityServer:
         ws = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=20.0, autoping=False)
         await ws.prepare(request)
         participant = Participant(ws, self.door, self.watchers, self.sessions, self.seen,
-                                  self.in_instance, self.pages, self.participants_changed)
+                                  self.in_instance, self.pages, self.participants_changed,
+                                  None if relayed(request) else self.relays)
         self.participants.add(participant)
         try:
             await participant.run()

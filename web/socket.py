@@ -27,6 +27,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import aiohttp
 from aiohttp import WSMsgType, web
 
 from flows.table_door import TableDoor
@@ -47,6 +48,7 @@ from presentation.page_protocol import (
 
 from .limits import Bucket
 from .pages import OpenPages
+from .relay import TRY_AGAIN, Relays, carry_down
 from .sessions import Session, SessionRefused, Sessions
 
 log = logging.getLogger(__name__)
@@ -111,6 +113,7 @@ class Participant:
         in_instance: InInstance,
         pages: OpenPages,
         participants_changed: ParticipantsChanged,
+        relays: Relays | None = None,
     ) -> None:
         self.ws = ws
         self.door = door
@@ -120,9 +123,12 @@ class Participant:
         self.in_instance = in_instance
         self.pages = pages
         self.participants_changed = participants_changed
+        # None: this page's server is played here, or the page came relayed.
+        self.relays = relays
         self.bucket = Bucket(BURST, RATE)
         self.shared: Bucket | None = None  # the member's, once known
         self.session: Session | None = None
+        self._token = ""  # the session as the page sent it, to say hello onwards
         self._changed = asyncio.Event()
         self._lock = asyncio.Lock()  # one intent at a time, in order
 
@@ -147,6 +153,13 @@ class Participant:
         self.shared = self.pages.allowance(self.session.user_id)
         for older in self.pages.opened(self):
             await older.end(OPENED_ELSEWHERE, "the table is open in another window")
+        peer = None if self.relays is None else await self.relays.locate(self.session.guild_id)
+        if peer is not None:
+            try:
+                await self._relay(peer)
+            finally:
+                self.pages.closed(self)
+            return
         channel = self.session.channel_id
         self.watchers.watch(channel, self._table_changed)
         pusher = asyncio.create_task(self._push_changes())
@@ -207,6 +220,7 @@ class Participant:
             raise _Closing(1000, "closed")
         if data.get("type") != HELLO:
             raise _Closing(BAD_FRAME, "say hello first")
+        self._token = str(data.get("session"))
         try:
             session = self.sessions.read(data.get("session"))
         except SessionRefused as refused:
@@ -252,6 +266,32 @@ class Participant:
                 answer = await self.door.act(session.user_id, session.channel_id,
                                              session.guild_id, intent, name=session.name)
                 await self._answer(answer, seq)
+
+    async def _relay(self, peer: str) -> None:
+        """Carry the page to the process serving its server (``web.relay``):
+        its frames up, within this page's allowance, and the pictures down."""
+        assert self.relays is not None
+        try:
+            upstream = await self.relays.connect(peer)
+        except (aiohttp.ClientError, OSError) as error:
+            log.warning("could not relay a page to %s: %s", peer, error)
+            await self.end(TRY_AGAIN, "the table's server cannot be reached: reconnecting")
+            return
+        down = asyncio.create_task(carry_down(upstream, self.ws))
+        try:
+            await upstream.send_str(json.dumps({"type": HELLO, "session": self._token}))
+            while not upstream.closed:
+                data = await self._receive()
+                if data is None:
+                    break
+                await upstream.send_str(json.dumps(data, separators=(",", ":")))
+        except _Closing as closing:
+            await self.end(closing.code, closing.reason)
+        except ConnectionError:
+            pass  # the serving process went: carry_down tells the page
+        finally:
+            await upstream.close()
+            await asyncio.gather(down, return_exceptions=True)
 
     async def _answer(self, answer: Answer, seq: int) -> None:
         await self._send(answer_frame(answer, seq))

@@ -283,3 +283,16 @@ def test_a_postgresql_server_that_is_down_stops_the_bot_with_one_clear_line(
     assert len(lines) == 1, result.stderr
     assert "cannot connect to PostgreSQL at postgresql://rummy@127.0.0.1:1/rummy" in lines[0]
     assert "check that the server is running" in lines[0] and "hunter2" not in lines[0]
+
+
+def test_where_the_other_processes_reach_the_activity_is_an_http_url() -> None:
+    activity = {"DISCORD_TOKEN": "t", "DISCORD_CLIENT_SECRET": "s"}
+    settings = Settings.from_env({**activity, "WEB_PEER_URL": "http://10.0.0.2:8081"}).activity
+    assert settings is not None and settings.peer_url == "http://10.0.0.2:8081"
+    assert "10.0.0.2" in repr(settings) and "'s'" not in repr(settings)
+    unset = Settings.from_env(activity).activity
+    assert unset is not None and unset.peer_url is None
+    for raw in ("10.0.0.2:8081", "ws://10.0.0.2:8081", "http://"):
+        with pytest.raises(SettingsError) as caught:
+            Settings.from_env({**activity, "WEB_PEER_URL": raw})
+        assert str(caught.value).startswith("WEB_PEER_URL must be an absolute http:// or https://")

@@ -30,9 +30,13 @@ async def launch_with_activity(server: Server, launch: LaunchBot) -> RummyBot:
 class Participant:
     """One member's Activity page, as its requests reach the bot."""
 
-    def __init__(self, bot: RummyBot, emu: FakeDiscord, actor: Actor) -> None:
-        assert bot.activity_server is not None and bot.activity_server.port is not None
-        self.base = f"http://127.0.0.1:{bot.activity_server.port}"
+    def __init__(self, bot: RummyBot | str, emu: FakeDiscord, actor: Actor) -> None:
+        """``bot``: the bot whose Activity server the page reaches, or its address."""
+        if isinstance(bot, str):
+            self.base = bot
+        else:
+            assert bot.activity_server is not None and bot.activity_server.port is not None
+            self.base = f"http://127.0.0.1:{bot.activity_server.port}"
         self.emu = emu
         self.actor = actor
         self.http = aiohttp.ClientSession()
@@ -51,8 +55,9 @@ class Participant:
             self.session = (await answer.json())["session"]
         return answer
 
-    async def connect(self, session: str | None = None) -> None:
-        self.ws = await self.http.ws_connect(f"{self.base}/ws")
+    async def connect(self, session: str | None = None,
+                      headers: dict[str, str] | None = None) -> None:
+        self.ws = await self.http.ws_connect(f"{self.base}/ws", headers=headers)
         await self.ws.send_str(json.dumps({"type": "hello", "session": session or self.session}))
         self._reader = asyncio.create_task(self._read())
 

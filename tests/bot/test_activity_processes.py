@@ -1,0 +1,224 @@
+"""The Activity with the bot sharded over several processes on one PostgreSQL:
+Discord maps one address to the Activity, so a page may reach a process that
+does not play its server. That process relays it to the one that does, and
+after a takeover to its successor: the page plays the same game throughout."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import statistics
+import time
+from pathlib import Path
+
+from bot import RummyBot
+from fakediscord import Actor
+from tests.bench.load_process import BotProcess
+from tests.postgres_server import PostgresServer
+from web.relay import RELAYED, TRY_AGAIN, Relays
+
+from .activity_pages import Participant, launch_with_activity
+from .conftest import LaunchBot, Server
+from .harness import table_message
+from .test_play import start_game
+from .test_standby import (
+    connected_shards,
+    deal_and_draw,
+    free_port,
+    tables_on_shards,
+    until_logged,
+)
+
+LOOKS = 15  # round trips timed on each way in
+
+
+async def signed_in(where: RummyBot | str, server: Server, actor: Actor, instance_id: str,
+                    pages: list[Participant]) -> Participant:
+    """A member's page signed in at a bot (or its Activity's address)."""
+    page = Participant(where, server.emu, actor)
+    pages.append(page)
+    answer = await page.sign_in(instance_id)
+    assert answer.status == 200, await answer.text()
+    return page
+
+
+async def first_state(page: Participant, session: str | None = None) -> float:
+    """Connect and wait for the first picture of the table; the seconds it took."""
+    page.frames.clear()
+    started = time.perf_counter()
+    await page.connect(session)
+    while not any(f["type"] == "state" for f in page.frames):
+        if page.closed is not None or time.perf_counter() - started > 5:
+            raise AssertionError(f"no picture of the table: {page.frames[-2:]}, {page.closed}")
+        await asyncio.sleep(0.0005)
+    return time.perf_counter() - started
+
+
+async def looks(page: Participant) -> list[float]:
+    """Round trips of an intent that only looks (the hand's log), in seconds,
+    watched for every half millisecond."""
+    assert page.ws is not None
+    times = []
+    for _ in range(LOOKS):
+        page.seq += 1
+        seq, sent_at = page.seq, len(page.frames)
+        started = time.perf_counter()
+        await page.ws.send_str(json.dumps({"type": "intent", "seq": seq, "op": "log"}))
+        while not any(f.get("seq") == seq for f in page.frames[sent_at:]):
+            assert time.perf_counter() - started < 5, "no answer to a look"
+            await asyncio.sleep(0.0005)
+        times.append(time.perf_counter() - started)
+        answer = next(f for f in page.frames[sent_at:] if f.get("seq") == seq)
+        assert answer["type"] == "log", answer
+        await asyncio.sleep(0.2)  # within a member's allowance of frames
+    return times
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+async def test_a_page_reaching_another_process_plays_there_and_follows_a_takeover(
+    server: Server, postgres_server: PostgresServer, tmp_path: Path
+) -> None:
+    emu = server.emu
+    emu.world.enable_activities()
+    tables = tables_on_shards(server, 2)
+    url = postgres_server.new_database()
+    ports = {name: free_port() for name in ("zero", "one", "standby")}
+
+    def settings(name: str, **more: str) -> dict[str, str]:
+        return {"DATABASE_URL": url, "SHARD_COUNT": "2", "LEASE_CHECK": "0.1",
+                "LEASE_TTL": "1", "LOG_LEVEL": "INFO",
+                "DISCORD_CLIENT_SECRET": emu.world.client_secret,
+                "WEB_HOST": "127.0.0.1", "WEB_PORT": str(ports[name]), **more}
+
+    def base(name: str) -> str:
+        return f"http://127.0.0.1:{ports[name]}"
+
+    bots: dict[str, BotProcess] = {}
+    pages: list[Participant] = []
+    try:
+        for name, shard in (("zero", "0"), ("one", "1")):
+            bots[name] = await BotProcess.start(
+                emu, tmp_path / "unused", tmp_path / f"{name}.log", log_level="INFO",
+                extra_env=settings(name, SHARD_IDS=shard))
+        await emu._wait_until(lambda: connected_shards(server) == {0, 1}, 60)
+        for name in ("zero", "one"):
+            await until_logged(bots[name], "the Activity's table is served")
+        # A game in the server of shard 1, dealt in the chat; its first mover drew.
+        channel, players = tables[1]
+        mover = await deal_and_draw(channel, players)
+        instance = emu.world.launch_activity(mover.actor.id, channel.id)
+
+        # The page reaches shard 1's own process, then shard 0's, which relays it.
+        same = await signed_in(base("one"), server, mover.actor, instance.instance_id, pages)
+        same_first = await first_state(same)
+        same_looks = await looks(same)
+        own_picture = same.state()
+        await same.close()
+        page = await signed_in(base("zero"), server, mover.actor, instance.instance_id, pages)
+        relayed_first = await first_state(page)
+        relayed_looks = await looks(page)
+        picture = page.state()
+        assert picture["stage"] == "playing" and picture["you"] == own_picture["you"]
+        assert sorted(picture["hand"]) == sorted(own_picture["hand"]) and len(picture["hand"]) == 11
+        print(f"\nfirst picture: same process {ms(same_first)}, relayed {ms(relayed_first)}; "
+              f"a look's round trip (median of {LOOKS}): same process "
+              f"{ms(statistics.median(same_looks))}, relayed "
+              f"{ms(statistics.median(relayed_looks))}")
+
+        # A move through the relay is played by shard 1's process, and the chat shows it.
+        thrown = picture["hand"][-1]
+        answer = await page.send("discard", cards=[thrown])
+        assert answer["type"] == "done", answer
+        await page.until(lambda: page.state()["discard_top"] == thrown, "the discard")
+        other = next(p for p in players if p is not mover)
+        for _ in range(200):
+            if "Your turn" in (reply := await other.open_hand()).text():
+                break
+            await asyncio.sleep(0.05)
+        assert "Your turn" in reply.text(), reply.text()
+
+        # A standby waits; shard 1's process dies with no warning.
+        bots["standby"] = await BotProcess.start(
+            emu, tmp_path / "unused", tmp_path / "standby.log", log_level="INFO",
+            extra_env=settings("standby", STANDBY="true"))
+        await until_logged(bots["standby"], "standing by")
+        bots["one"].process.send_signal(signal.SIGKILL)
+        await bots["one"].process.wait()
+        # The relayed page is told to reconnect, not left hanging.
+        assert await asyncio.wait_for(page.wait_closed(), 10) == 1013
+        await until_logged(bots["standby"], "serving shards 1")
+        await until_logged(bots["standby"], "the Activity's table is served")
+
+        # Reconnected to the same address, the page plays on with the successor:
+        # the same hand, the discard kept, and the other player's draw shows.
+        again = Participant(base("zero"), emu, mover.actor)
+        pages.append(again)
+        for _ in range(100):
+            await first_state(again, page.session)
+            if again.state()["stage"] == "playing":
+                break
+            await again.close()
+            again = Participant(base("zero"), emu, mover.actor)
+            pages.append(again)
+            await asyncio.sleep(0.1)
+        after = again.state()
+        assert after["stage"] == "playing", after["stage"]
+        assert after["discard_top"] == thrown and len(after["hand"]) == 10
+        stock = after["stock"]
+        drawn = await other.draw()
+        assert "You drew" in drawn.text(), drawn.text()
+        await again.until(lambda: again.state()["stock"] == stock - 1, "the other's draw")
+        assert "hand 1" in table_message(emu, channel).text().lower()
+    finally:
+        for page_open in pages:
+            await page_open.close()
+        for bot in bots.values():
+            await bot.stop()
+    for name in ("zero", "standby"):
+        assert bots[name].log_counts()[0] == 0, bots[name].log_tail()
+    # Processes starting together race to upload the card faces, and the loser
+    # of each race takes the winner's emoji: those are the only refusals.
+    refused = emu.take_problems()
+    assert all("APPLICATION_EMOJI_NAME_ALREADY_TAKEN" in problem for problem in refused), refused
+
+
+async def test_a_page_is_never_relayed_twice_and_an_unreachable_process_means_try_again(
+    server: Server, launch: LaunchBot
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    seated = [server.player(server.ann), server.player(server.bob)]
+    await start_game(server, bot, seated)
+    assert bot.activity_server is not None
+    # As if another process held this server's shard, at an address nobody answers.
+    asked: list[int] = []
+
+    async def elsewhere(guild_id: int) -> str:
+        asked.append(guild_id)
+        return f"http://127.0.0.1:{free_port()}"
+
+    bot.activity_server.relays = Relays(elsewhere)
+    pages: list[Participant] = []
+    try:
+        instance = server.emu.world.launch_activity(server.ann.id, server.channel.id)
+        page = await signed_in(bot, server, server.ann, instance.instance_id, pages)
+        await page.connect()
+        # Told to try again, in a frame and by the close code, and nothing played.
+        assert await page.wait_closed() == TRY_AGAIN
+        assert [f["type"] for f in page.frames] == ["closing"]
+        assert asked == [server.guild.id]
+        # A connection another process opened for a page is served here, whatever
+        # the lease says: a lease that moved meanwhile cannot bounce it around.
+        again = Participant(bot, server.emu, server.ann)
+        pages.append(again)
+        again.session = page.session
+        await again.connect(headers={RELAYED: "1"})
+        await again.until(lambda: any(f["type"] == "state" for f in again.frames),
+                          "the table, served here")
+        assert again.state()["stage"] == "playing" and asked == [server.guild.id]
+    finally:
+        for open_page in pages:
+            await open_page.close()
