@@ -37,10 +37,10 @@ def relays_for(leases: ShardLeases) -> Relays:
         try:
             return await leases.served_at(guild_id, LOCATE_WITHIN)
         except StorageError as error:
-            # Nobody to ask: the page sees this process's picture (no game here),
-            # and its next connection asks again.
+            # Nobody to ask: the page is told to try again, as while a takeover
+            # is under way.
             log.warning("cannot tell which process serves server %s: %s", guild_id, error)
-            return None
+            return ""
 
     return Relays(served_at)
 

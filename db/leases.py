@@ -215,7 +215,8 @@ class ShardLeases:
 
     async def served_at(self, guild_id: int, timeout: float) -> str | None:  # noqa: ASYNC109
         """Where another process serving the server's shard serves the Activity;
-        None if this process serves it, or nobody does now. StorageError if the
+        None if this process serves it; "" if nobody does now (a takeover under
+        way, or a holder that has not said where yet). StorageError if the
         database did not answer within ``timeout``."""
         shard = self.shard_of(guild_id)
         if shard in self.epochs:
@@ -223,7 +224,7 @@ class ShardLeases:
 
         async def attempt(conn: asyncpg.Connection) -> str | None:
             found = await conn.fetchval(SQL_SERVED_AT, shard, self.holder)
-            return None if found is None else str(found)
+            return "" if found is None else str(found)
 
         return await self._run("finding the process of a shard", attempt, timeout)
 

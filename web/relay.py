@@ -8,7 +8,9 @@ that process then opens its own WebSocket to the serving one, says the same
 hello, and carries frames both ways until either end closes, passing the close
 code on. The serving process never relays again (``RELAYED``): a lease that
 moved meanwhile shows the page an empty table, and the page's next connection
-finds the new holder.
+finds the new holder. While nobody serves the server (a takeover under way),
+the page is told to try again, rather than shown an empty table to start a
+game on.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ MAX_PICTURE = 1 << 20
 # The serving process cannot be reached: the page tries again a moment later.
 TRY_AGAIN = 1013
 
-# Where another process serves a server's tables (None: here, or nowhere now).
+# Where another process serves a server's tables: None here, "" nowhere yet (a
+# takeover under way), else that process's address.
 Locate = Callable[[int], Awaitable[str | None]]
 
 

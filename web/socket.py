@@ -154,6 +154,10 @@ class Participant:
         for older in self.pages.opened(self):
             await older.end(OPENED_ELSEWHERE, "the table is open in another window")
         peer = None if self.relays is None else await self.relays.locate(self.session.guild_id)
+        if peer == "":
+            self.pages.closed(self)
+            await self.end(TRY_AGAIN, "the table's server is changing hands: reconnecting")
+            return
         if peer is not None:
             try:
                 await self._relay(peer)

@@ -10,6 +10,7 @@ import json
 import signal
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from bot import RummyBot
@@ -73,6 +74,10 @@ async def looks(page: Participant) -> list[float]:
         assert answer["type"] == "log", answer
         await asyncio.sleep(0.2)  # within a member's allowance of frames
     return times
+
+
+def answered_or_closed(page: Participant) -> Callable[[], bool]:
+    return lambda: page.closed is not None or any(f["type"] == "state" for f in page.frames)
 
 
 def ms(seconds: float) -> str:
@@ -155,16 +160,23 @@ async def test_a_page_reaching_another_process_plays_there_and_follows_a_takeove
 
         # Reconnected to the same address, the page plays on with the successor:
         # the same hand, the discard kept, and the other player's draw shows.
+        # Until the successor says where it serves, the page is told to try again
+        # (never shown an empty table to start a game on).
         again = Participant(base("zero"), emu, mover.actor)
         pages.append(again)
+        told: list[int | None] = []
         for _ in range(100):
-            await first_state(again, page.session)
-            if again.state()["stage"] == "playing":
+            again.session = page.session
+            await again.connect()
+            await again.until(answered_or_closed(again), "an answer")
+            if again.closed is None:
                 break
+            told.append(again.closed[0])
             await again.close()
             again = Participant(base("zero"), emu, mover.actor)
             pages.append(again)
             await asyncio.sleep(0.1)
+        assert set(told) <= {TRY_AGAIN}, told
         after = again.state()
         assert after["stage"] == "playing", after["stage"]
         assert after["discard_top"] == thrown and len(after["hand"]) == 10
@@ -210,6 +222,19 @@ async def test_a_page_is_never_relayed_twice_and_an_unreachable_process_means_tr
         assert await page.wait_closed() == TRY_AGAIN
         assert [f["type"] for f in page.frames] == ["closing"]
         assert asked == [server.guild.id]
+        # Nobody serves it just now (a takeover under way): try again, too.
+
+        async def nobody_yet(guild_id: int) -> str:
+            asked.append(guild_id)
+            return ""
+
+        bot.activity_server.relays = Relays(nobody_yet)
+        waiting = Participant(bot, server.emu, server.ann)
+        pages.append(waiting)
+        await waiting.connect(page.session)
+        assert await waiting.wait_closed() == TRY_AGAIN
+        assert [f["type"] for f in waiting.frames] == ["closing"]
+        assert asked == [server.guild.id] * 2
         # A connection another process opened for a page is served here, whatever
         # the lease says: a lease that moved meanwhile cannot bounce it around.
         again = Participant(bot, server.emu, server.ann)
@@ -218,7 +243,7 @@ async def test_a_page_is_never_relayed_twice_and_an_unreachable_process_means_tr
         await again.connect(headers={RELAYED: "1"})
         await again.until(lambda: any(f["type"] == "state" for f in again.frames),
                           "the table, served here")
-        assert again.state()["stage"] == "playing" and asked == [server.guild.id]
+        assert again.state()["stage"] == "playing" and asked == [server.guild.id] * 2
     finally:
         for open_page in pages:
             await open_page.close()
