@@ -11,10 +11,15 @@ other could never be named, and are an error.
 
 ``protocol.js`` is written here, not kept: the page protocol's names, from
 ``presentation.page_protocol``, its one owner.
+
+The page starts its modules from an inline script (see ``index.html``), which
+needs the modules' hashed names and what each imports: ``@module-graph`` in
+the page is replaced by them, the modules in the order they can be run.
 """
 
 from __future__ import annotations
 
+import base64
 import gzip
 import hashlib
 import json
@@ -29,6 +34,10 @@ from presentation.page_protocol import described
 
 STATIC = Path(__file__).resolve().parent / "static"
 REFERENCE = re.compile(r"@asset\(([\w./-]+)\)")
+MODULE_GRAPH = "@module-graph"
+ENTRY = "main.js"
+# The page's own inline script, which its policy allows by its hash.
+INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.S)
 TEXT_KINDS = (".css", ".js", ".html", ".svg", ".txt")
 
 
@@ -76,10 +85,12 @@ def _in_order(bodies: dict[str, bytes], page: str) -> list[str]:
                 wanted.add(found)
         graph[name] = wanted
     try:
-        return list(TopologicalSorter(graph).static_order())
+        order = list(TopologicalSorter(graph).static_order())
     except CycleError as error:
         raise AssetError(f"these files refer to each other, so none can be named: "
                          f"{' -> '.join(error.args[1])}") from None
+    # The page last: its module graph names every module.
+    return [name for name in order if name != page] + ([page] if page in bodies else [])
 
 
 def load(root: Path = STATIC, page: str = "index.html",
@@ -93,12 +104,16 @@ def load(root: Path = STATIC, page: str = "index.html",
         bodies[name] = write()
     names: dict[str, str] = {}  # a file's path in the static folder -> its hashed name
     assets: dict[str, Asset] = {}
+    modules: list[tuple[str, list[str]]] = []  # hashed name, hashed names it imports
     for name in _in_order(bodies, page):
         body = bodies[name]
         if Path(name).suffix in TEXT_KINDS:
             def swap(found: re.Match[str], name: str = name) -> str:
                 return ("assets/" if name == page else "") + names[found.group(1)]
-            body = REFERENCE.sub(swap, body.decode("utf-8")).encode("utf-8")
+            text = body.decode("utf-8")
+            if name == page and MODULE_GRAPH in text:
+                text = text.replace(MODULE_GRAPH, module_graph(names, modules))
+            body = REFERENCE.sub(swap, text).encode("utf-8")
         content_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
         if name.endswith(".js"):
             content_type = "text/javascript"
@@ -107,7 +122,23 @@ def load(root: Path = STATIC, page: str = "index.html",
         else:
             names[name] = _hashed(name.replace("/", "-"), body)
             served = "assets/" + names[name]
+            if name.endswith(".js"):
+                imported = REFERENCE.findall(bodies[name].decode("utf-8"))
+                modules.append((names[name], [names[found] for found in imported
+                                              if found.endswith(".js")]))
         packed = gzip.compress(body, compresslevel=9, mtime=0)
         assets[served] = Asset(served, body, content_type,
                                packed if len(packed) < len(body) else b"")
     return assets
+
+
+def module_graph(names: dict[str, str], modules: list[tuple[str, list[str]]]) -> str:
+    """The page's modules for its inline script: the entry's name, and every
+    module with the names of those it imports, each after those."""
+    return json.dumps({"main": names[ENTRY], "modules": modules}, separators=(",", ":"))
+
+
+def inline_script_hashes(page: bytes) -> list[str]:
+    """The CSP sources that allow the page's inline scripts, by their SHA-256."""
+    return ["'sha256-" + base64.b64encode(hashlib.sha256(script).digest()).decode() + "'"
+            for script in INLINE_SCRIPT.findall(page)]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
+import math
 import time
 from typing import Any
 
@@ -66,24 +67,45 @@ PAGE = "index.html"
 # proxy, on its own origin). Discord's proxy replaces this whole header with its
 # own policy; it holds where the page is served some other way.
 FRAMED_BY = "'self' https://discord.com https://*.discord.com https://*.discordsays.com"
-PAGE_HEADERS = {
-    "Cache-Control": "no-store",
-    "Content-Security-Policy": (
-        "default-src 'self'; img-src 'self' data: https://cdn.discordapp.com; style-src 'self'; "
-        "script-src 'self'; "
-        f"connect-src 'self' ws: wss:; frame-ancestors {FRAMED_BY}"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-}
+
+
+def page_headers(inline_scripts: list[str]) -> dict[str, str]:
+    """The page's headers; its policy allows its own inline script by hash, and
+    blobs, which it runs its modules from under an opaque origin."""
+    return {
+        "Cache-Control": "no-store",
+        "Content-Security-Policy": (
+            "default-src 'self'; img-src 'self' data: https://cdn.discordapp.com; "
+            f"style-src 'self'; script-src 'self' {' '.join(inline_scripts)} blob:; "
+            f"connect-src 'self' ws: wss:; frame-ancestors {FRAMED_BY}"
+        ),
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer",
+    }
+
+
+# A frame with an opaque origin (sandboxed without allow-same-origin) asks for
+# the page's files and the token across origins, as origin "null": the files
+# are public and no request carries a credential, so any origin may read them.
+CROSS_ORIGIN = {"Access-Control-Allow-Origin": "*"}
 ASSET_HEADERS = {"Cache-Control": "public, max-age=31536000, immutable",
-                 "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+                 "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+                 **CROSS_ORIGIN}
+# The token's POST is JSON: from another origin the browser asks first.
+TOKEN_PREFLIGHT = {**CROSS_ORIGIN, "Access-Control-Allow-Methods": "POST",
+                   "Access-Control-Allow-Headers": "Content-Type",
+                   "Access-Control-Max-Age": "600"}
 # Instead of aiohttp's name and version on every answer.
 SERVER_NAME = "rummy"
 
 
 def _refused(status: int, text: str, retry_after: float | None = None) -> web.Response:
-    headers = {} if retry_after is None else {"Retry-After": str(max(1, round(retry_after)))}
+    headers = dict(CROSS_ORIGIN)
+    if retry_after is not None:
+        # Read by the page across origins too, where it has an opaque one.
+        # Whole seconds, rounded up: a page told to come back sooner is refused again.
+        headers |= {"Retry-After": str(max(1, math.ceil(retry_after))),
+                    "Access-Control-Expose-Headers": "Retry-After"}
     return web.json_response({"error": text}, status=status, headers=headers)
 
 
@@ -125,6 +147,7 @@ class ActivityServer:
         self.seen = SeenIntents()
         self.pages = OpenPages()
         self.assets = assets.load()
+        self.page_headers = page_headers(assets.inline_script_hashes(self.assets[PAGE].body))
         self._instances: dict[str, tuple[float, ActivityInstance | None]] = {}
         self._rechecks: dict[str, float] = {}
         self._runner: web.AppRunner | None = None
@@ -142,6 +165,7 @@ class ActivityServer:
         app.router.add_get("/", self.page)
         app.router.add_get("/assets/{name}", self.asset)
         app.router.add_post("/api/token", self.token)
+        app.router.add_route("OPTIONS", "/api/token", self.token_preflight)
         app.router.add_get("/ws", self.socket)
         app.on_response_prepare.append(_name_the_server)
         return app
@@ -177,7 +201,7 @@ class ActivityServer:
         page = self.assets[PAGE]
         body = page.body.replace(b"@client-id", str(self.api.client_id).encode())
         return web.Response(body=body, content_type="text/html", charset="utf-8",
-                            headers=PAGE_HEADERS)
+                            headers=self.page_headers)
 
     async def asset(self, request: web.Request) -> web.Response:
         found = self.assets.get("assets/" + request.match_info["name"])
@@ -242,7 +266,10 @@ class ActivityServer:
             "expires_in": expires_in,
             "session": session,
             "user": {"id": str(user_id), "name": name},
-        })
+        }, headers=CROSS_ORIGIN)
+
+    async def token_preflight(self, _request: web.Request) -> web.Response:
+        return web.Response(status=204, headers=TOKEN_PREFLIGHT)
 
     async def _instance(self, instance_id: str, *,
                         max_age: float = INSTANCE_FRESH) -> ActivityInstance | None:

@@ -16,6 +16,9 @@ import asyncio
 import base64
 import contextlib
 import datetime
+import hashlib
+import hmac
+import re
 import secrets
 from pathlib import Path
 from typing import Any
@@ -36,10 +39,21 @@ HOP_HEADERS = {"connection", "keep-alive", "transfer-encoding", "upgrade", "host
                "content-length"}
 
 
-def discords_page_policy() -> str:
-    """The policy Discord's Activity proxy serves a page with, a new nonce each time."""
-    nonce = base64.b64encode(secrets.token_bytes(16)).decode()
-    return f"script-src 'self' 'unsafe-eval' 'nonce-{nonce}' blob:"
+def discords_page_policy(nonce: str, *, opaque: bool = False) -> str:
+    """The policy Discord's Activity proxy serves a page with. In a frame with
+    an opaque origin its ``'self'`` matches nothing (embedded-app-sdk issue 280,
+    on iOS): Chromium would match the address's origin, so it is left out."""
+    itself = "" if opaque else "'self' "
+    return f"script-src {itself}'unsafe-eval' 'nonce-{nonce}' blob:"
+
+
+INLINE_SCRIPT_TAG = re.compile(rb"<script(?![^>]*\bsrc=)(?=[\s>])")
+
+
+def nonced(page: bytes, nonce: str) -> bytes:
+    """The page as Discord's proxy passes it on: its inline scripts carry the
+    policy's nonce, its scripts with a src do not (embedded-app-sdk issue 280)."""
+    return INLINE_SCRIPT_TAG.sub(f'<script nonce="{nonce}"'.encode(), page)
 
 
 def _user(user: User) -> dict[str, Any]:
@@ -56,6 +70,34 @@ class ActivityFrame:
         self.target = target.rstrip("/")  # the bot's web server: http://host:port
         self._client: aiohttp.ClientSession | None = None
 
+    # Each launch's frame is served under a path of its own: its instance, how it
+    # is framed, and a signature by the world's secret, so that only this
+    # server's own page can name one, and the path outlives a restart.
+    def launch_path(self, instance_id: str, *, opaque: bool) -> str:
+        framed = "opaque" if opaque else "framed"
+        return f"{instance_id}.{framed}.{self._signature(instance_id, framed)}"
+
+    def _signature(self, instance_id: str, framed: str) -> str:
+        key = self.emu.world.client_secret.encode()
+        return hmac.new(key, f"{instance_id}/{framed}".encode(), hashlib.sha256).hexdigest()[:32]
+
+    def _framing(self, launch: str) -> bool | None:
+        """Whether a launch's path is framed with an opaque origin; None if no
+        launch has that path."""
+        instance_id, _, rest = launch.partition(".")
+        framed, _, signature = rest.partition(".")
+        if framed not in ("opaque", "framed") or not hmac.compare_digest(
+                signature, self._signature(instance_id, framed)):
+            return None
+        return framed == "opaque"
+
+    def opaque_launch(self, request: web.Request) -> bool:
+        """Whether ``request`` comes from a launch framed with an opaque origin:
+        its path starts with that launch's."""
+        if not request.path.startswith(PROXIED + "/"):
+            return False
+        return self._framing(request.path.removeprefix(PROXIED + "/").partition("/")[0]) is True
+
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get("/activity", self._page)
         app.router.add_get("/activity.js", self._script)
@@ -64,7 +106,7 @@ class ActivityFrame:
                                 ("participants", self._participants), ("leave", self._leave),
                                 ("launch", self._launch)):
             app.router.add_post(f"/api/activity/{action}", handler)
-        app.router.add_route("*", PROXIED + "/{tail:.*}", self._proxy)
+        app.router.add_route("*", PROXIED + "/{launch}/{tail:.*}", self._proxy)
 
     async def close(self) -> None:
         if self._client is not None:
@@ -101,6 +143,7 @@ class ActivityFrame:
         body, user = await self._body(request)
         instance = self._instance(body, user)
         return web.json_response({
+            "path": self.launch_path(instance.instance_id, opaque=body.get("opaque") is True),
             "instance_id": instance.instance_id,
             "channel_id": str(instance.channel_id),
             "guild_id": str(instance.guild_id or ""),
@@ -160,7 +203,10 @@ class ActivityFrame:
 
     # -- Discord's proxy ----------------------------------------------------------------
     async def _proxy(self, request: web.Request) -> web.StreamResponse:
-        tail = request.match_info["tail"]
+        launch, tail = request.match_info["launch"], request.match_info["tail"]
+        opaque = self._framing(launch)
+        if opaque is None:
+            return web.Response(status=404, text="no such launch of the Activity")
         url = f"{self.target}/{tail}"
         if request.query_string:
             url += "?" + request.query_string
@@ -180,9 +226,12 @@ class ActivityFrame:
                     # ... and replaces the page's own Content-Security-Policy with its
                     # own, whose scripts are the proxy's origin, eval, blobs and inline
                     # ones it nonces (embedded-app-sdk issue 321 quotes it).
+                    nonce = base64.b64encode(secrets.token_bytes(16)).decode()
                     kept = {k: v for k, v in kept.items()
                             if k.lower() != "content-security-policy"}
-                    kept["Content-Security-Policy"] = discords_page_policy()
+                    kept["Content-Security-Policy"] = discords_page_policy(nonce, opaque=opaque)
+                    if "Content-Encoding" not in kept:
+                        content = nonced(content, nonce)
                 return web.Response(status=answer.status, body=content, headers=kept)
         except aiohttp.ClientError:
             return web.Response(status=502, text="the bot's web server does not answer")

@@ -89,7 +89,8 @@ class WebClient:
     # -- serving -----------------------------------------------------------------------
 
     async def start(self, host: str, port: int) -> None:
-        app = web.Application(middlewares=[page_guard])
+        opaque = (lambda _request: False) if self.activity is None else self.activity.opaque_launch
+        app = web.Application(middlewares=[page_guard(opaque)])
         app.router.add_get("/", self._index)
         app.router.add_get("/transcript.css", self._transcript_css)
         app.router.add_get("/ws", self._socket)

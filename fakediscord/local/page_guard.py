@@ -14,14 +14,21 @@ around the Activity and its proxy included, must:
 - send JSON with anything but a GET: a form or text needs no permission from
   this server to be sent across sites, JSON does (a CORS preflight, which is
   never granted here).
+
+One exception: an Activity framed with an opaque origin (sandboxed without
+allow-same-origin, as Discord's iOS app frames it by one report) says
+``Origin: null``, as a sandboxed frame on any site could. Its requests are
+taken only under the secret path of one launch, which only this server's own
+page learns (``ActivityFrame.opaque_launch``).
 """
 
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Callable
 
 from aiohttp import web
-from aiohttp.typedefs import Handler
+from aiohttp.typedefs import Handler, Middleware
 
 JSON = "application/json"
 
@@ -45,22 +52,35 @@ def trusted_host(host: str) -> bool:
     return True
 
 
-def why_refused(request: web.Request) -> str | None:
+# Whether a request with an opaque origin belongs to a launch that may send it.
+OpaqueLaunch = Callable[[web.Request], bool]
+
+
+def why_refused(request: web.Request,
+                opaque_launch: OpaqueLaunch = lambda _request: False) -> str | None:
     """Why ``request`` may not reach the page's server; None when it may."""
     host = request.headers.get("Host", "")
     if not trusted_host(host):
         return f"this page answers requests for its own address only, not {host!r}"
     origin = request.headers.get("Origin")
-    if origin is not None and origin != f"{request.scheme}://{host}":
+    opaque = origin == "null" and opaque_launch(request)
+    if origin is not None and origin != f"{request.scheme}://{host}" and not opaque:
         return f"requests from {origin!r} are not answered here"
+    if opaque and request.method == "OPTIONS":
+        return None  # the launch's preflight, which the bot's server answers
     if request.method not in ("GET", "HEAD") and request.content_type != JSON:
         return f"this page takes JSON only, not {request.content_type or 'no type'}"
     return None
 
 
-@web.middleware
-async def page_guard(request: web.Request, handler: Handler) -> web.StreamResponse:
-    refused = why_refused(request)
-    if refused is not None:
-        return web.Response(status=403, text=refused)
-    return await handler(request)
+def page_guard(opaque_launch: OpaqueLaunch = lambda _request: False) -> Middleware:
+    """The guard, for every request the page's server takes."""
+
+    @web.middleware
+    async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+        refused = why_refused(request, opaque_launch)
+        if refused is not None:
+            return web.Response(status=403, text=refused)
+        return await handler(request)
+
+    return guard

@@ -150,8 +150,10 @@ async def test_the_page_is_never_cached_and_its_files_are_cached_for_good(
     assert "default-src 'self'" in answer.headers["Content-Security-Policy"]
     # The page names its client id and files by content-hashed names only.
     assert str(server.emu.world.application_id) in html and "@asset" not in html
-    script = html.split('src="')[1].split('"')[0]
+    script = "assets/" + html.split('"main":"')[1].split('"')[0]
     assert script.startswith("assets/main.") and script.endswith(".js")
+    # Its one inline script, which starts the modules, is allowed by its hash.
+    assert "script-src 'self' 'sha256-" in answer.headers["Content-Security-Policy"]
     served = await page.http.get(f"{page.base}/{script}", headers={"Accept-Encoding": "gzip"})
     assert served.headers["Cache-Control"] == "public, max-age=31536000, immutable"
     assert served.headers["Content-Encoding"] == "gzip"

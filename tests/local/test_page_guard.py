@@ -123,3 +123,45 @@ async def test_a_page_of_another_site_in_the_same_browser_gets_nothing(
     assert len(after) >= len(before)  # Reset did not wipe local play
     await context.close()
     await runner.cleanup()
+
+
+async def test_an_opaque_origin_is_answered_only_under_an_opaque_launchs_own_path(
+    local_bot: LocalBot,
+) -> None:
+    origin = local_bot.url.rstrip("/")
+    mine = {"Origin": origin}
+    async with aiohttp.ClientSession() as http:
+        async with http.ws_connect(f"{origin.replace('http', 'ws', 1)}/ws?as=ann",
+                                   headers=mine) as ws:
+            hello = json.loads((await ws.receive()).data)
+        text = next(c for c in hello["channels"] if c["kind"] == "text")
+        launched = await http.post(f"{origin}/api/activity/launch", headers=mine,
+                                   json={"as": "ann", "channel": text["id"]})
+        instance = (await launched.json())["instance"]
+        paths = {}
+        for opaque in (True, False):
+            joined = await http.post(f"{origin}/api/activity/join", headers=mine,
+                                     json={"as": "ann", "instance": instance, "opaque": opaque})
+            paths[opaque] = (await joined.json())["path"]
+        token = {"code": "x", "instance_id": instance}
+        null = {"Origin": "null"}
+        # Any sandboxed page on any site says Origin: null: the page's own
+        # routes, a launch framed as usual and a made-up launch refuse it ...
+        forged = paths[True].rsplit(".", 1)[0] + ".0123456789abcdef0123456789abcdef"
+        for path in ("/api/say", f"/activity-app/{paths[False]}/api/token",
+                     f"/activity-app/{forged}/api/token"):
+            answer = await http.post(f"{origin}{path}", headers=null, json=token)
+            assert answer.status == 403, (path, await answer.text())
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await http.ws_connect(f"{origin.replace('http', 'ws', 1)}/ws?as=ann", headers=null)
+        assert refused.value.status == 403
+        # ... and the opaque launch's own path reaches the bot (which refuses the code).
+        opaque = f"{origin}/activity-app/{paths[True]}/api/token"
+        preflight = await http.options(opaque, headers={
+            **null, "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "content-type"})
+        assert preflight.status == 204
+        assert preflight.headers["Access-Control-Allow-Origin"] == "*"
+        answer = await http.post(opaque, headers=null, json=token)
+        assert answer.status != 403 and "error" in await answer.json()
+        assert answer.headers["Access-Control-Allow-Origin"] == "*"

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import gzip
+import json
+import re
 from pathlib import Path
 
 import pytest
 
 from presentation.actions import INTENTS
 from presentation.page_protocol import CLOSE_CODES, VERSION
-from web.assets import AssetError, load
+from web.assets import AssetError, inline_script_hashes, load
 
 
 def write(root: Path, files: dict[str, str]) -> None:
@@ -84,13 +86,25 @@ def test_a_module_is_named_after_what_it_imports_whatever_its_name(tmp_path: Pat
     assert named["aa"] in assets["assets/" + named["zz"]].body.decode()
 
 
-def test_the_page_asks_for_every_module_at_once() -> None:
+def test_the_pages_module_graph_names_every_module_after_its_imports() -> None:
     assets = load()
     page = assets["index.html"].body.decode()
-    modules = [name for name, asset in assets.items() if asset.content_type == "text/javascript"]
-    assert modules
-    for name in modules:
-        assert name in page, f"{name} is not preloaded by the page"
+    found = re.search(r"const graph = (\{.*?\});\n", page)
+    assert found, "the page's inline script holds no module graph"
+    graph = json.loads(found.group(1))
+    modules = {name.removeprefix("assets/") for name, asset in assets.items()
+               if asset.content_type == "text/javascript"}
+    listed = [name for name, _imports in graph["modules"]]
+    # Every module, once, so that the page asks for them all at once.
+    assert sorted(listed) == sorted(modules)
+    assert graph["main"] == listed[-1] or graph["main"] in listed
+    for place, (name, imports) in enumerate(graph["modules"]):
+        body = assets["assets/" + name].body.decode()
+        # What each imports is exactly what its text imports, each listed before it.
+        assert sorted(imports) == sorted(re.findall(r'from "\./([\w.-]+\.js)"', body)), name
+        assert all(listed.index(imported) < place for imported in imports), name
+    # The page's policy allows that one inline script by its hash, and no other.
+    assert len(inline_script_hashes(assets["index.html"].body)) == 1
 
 
 def test_the_pages_protocol_module_is_written_from_the_servers_protocol() -> None:

@@ -12,6 +12,11 @@ const query = new URLSearchParams(location.search);
 const member = query.get("as");
 const instanceId = query.get("instance");
 const platform = query.get("platform") === "mobile" ? "mobile" : "desktop";
+// Framed sandboxed without allow-same-origin, as one developer reports Discord's
+// iOS app frames an Activity (embedded-app-sdk issue 280): the page's origin
+// is then opaque, "null" to everyone it talks to.
+const opaque = query.get("sandbox") === "opaque";
+const frameOrigin = opaque ? "null" : location.origin;
 const frame = document.getElementById("activity");
 const note = document.getElementById("note");
 const subscriptions = new Set();
@@ -35,7 +40,8 @@ async function ask(path, body) {
 
 function post(message) {
   window.rpcFrames.push({ to: "activity", message });
-  frame.contentWindow.postMessage(message, location.origin);
+  // An opaque origin cannot be named as a message's target: any will do.
+  frame.contentWindow.postMessage(message, opaque ? "*" : location.origin);
 }
 
 function reply(command, data) {
@@ -126,7 +132,7 @@ async function answer(command) {
 }
 
 window.addEventListener("message", (event) => {
-  if (event.source !== frame.contentWindow || event.origin !== location.origin) return;
+  if (event.source !== frame.contentWindow || event.origin !== frameOrigin) return;
   window.rpcFrames.push({ to: "discord", message: event.data });
   const [opcode, payload] = event.data;
   if (opcode === HANDSHAKE) {
@@ -163,7 +169,7 @@ async function watchParticipants() {
 }
 
 async function start() {
-  launch = await ask("api/activity/join", {});
+  launch = await ask("api/activity/join", { opaque });
   const params = new URLSearchParams({
     frame_id: crypto.randomUUID(),
     instance_id: launch.instance_id,
@@ -171,7 +177,8 @@ async function start() {
     guild_id: launch.guild_id,
     channel_id: launch.channel_id,
   });
-  frame.src = `activity-app/?${params}`;
+  if (opaque) frame.sandbox = "allow-scripts allow-popups allow-popups-to-escape-sandbox allow-forms";
+  frame.src = `activity-app/${launch.path}/?${params}`;
   window.addEventListener("pagehide", () => {
     // keepalive: sent even as the page goes away. JSON, as the page's server
     // takes nothing else (a beacon's text would be refused).

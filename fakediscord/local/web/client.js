@@ -75,7 +75,11 @@ function openActivity(launched) {
   // launch parameters (the SDK's PlatformTypes), its desktop and web apps with
   // desktop: a touch screen here stands for a phone.
   const phone = matchMedia("(pointer: coarse)").matches;
-  const url = phone ? `${launched}${launched.includes("?") ? "&" : "?"}platform=mobile` : launched;
+  const extra = new URLSearchParams();
+  if (phone) extra.set("platform", "mobile");
+  // ?sandbox=opaque frames it as Discord's iOS app is reported to: with an opaque origin.
+  if (params.get("sandbox") === "opaque") extra.set("sandbox", "opaque");
+  const url = extra.size ? `${launched}${launched.includes("?") ? "&" : "?"}${extra}` : launched;
   const frame = $("activity-frame");
   if (frame.dataset.url !== url) {
     frame.dataset.url = url;
