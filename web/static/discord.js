@@ -33,3 +33,16 @@ export function holdUpright() {
   const { PORTRAIT } = Common.OrientationLockStateTypeObject;
   app.sdk.commands.setOrientationLockState({ lock_state: PORTRAIT }).catch(() => {});
 }
+
+// Discord shows a running Activity as a small tile too: picture-in-picture
+// while the player reads the chat, or a tile of a voice channel's grid. There
+// the page shows only where the game stands (the match line, whose turn, the
+// piles), which reads at that size; focused again, the whole table.
+const LAYOUTS = ["focused", "pip", "grid"];
+
+export function watchLayout() {
+  if (!app.sdk) return;
+  app.sdk.subscribe("ACTIVITY_LAYOUT_MODE_UPDATE", (event) => {
+    document.documentElement.dataset.layout = LAYOUTS[event.layout_mode] || "focused";
+  }).catch(() => {});
+}

@@ -5,7 +5,7 @@ import { DiscordSDK, Events } from "./@asset(vendor/embedded-app-sdk.js)";
 import { $, app } from "./@asset(state.js)";
 import { connect, participantsChanged } from "./@asset(connection.js)";
 import { render, showParticipants } from "./@asset(drawing.js)";
-import { holdUpright, showPresence, watchInvite } from "./@asset(discord.js)";
+import { holdUpright, showPresence, watchInvite, watchLayout } from "./@asset(discord.js)";
 import { watchHand, watchTable } from "./@asset(input.js)";
 import { watchKeys } from "./@asset(keys.js)";
 import { banner } from "./@asset(outcome.js)";
@@ -39,6 +39,7 @@ async function start() {
     showPresence(state);
   };
   connect();
+  watchLayout();
   app.sdk.subscribe(Events.ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE, (event) => {
     showParticipants(event.participants);
     participantsChanged();

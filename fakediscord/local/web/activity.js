@@ -24,6 +24,14 @@ let launch = null;
 let participantsSeen = null; // the participants the Activity was last told of
 let grantedScopes = []; // what the person authorised the Activity to do
 
+let layoutMode = 0;
+// The page around calls this as the member leaves the Activity for the chat and
+// comes back (``inPip`` in client.js); tests may too.
+window.setLayoutMode = (mode) => {
+  layoutMode = mode;
+  if (subscriptions.has("ACTIVITY_LAYOUT_MODE_UPDATE")) dispatch("ACTIVITY_LAYOUT_MODE_UPDATE", { layout_mode: mode });
+};
+
 window.rpcFrames = [];
 window.capturedLogs = [];
 
@@ -89,6 +97,9 @@ async function answer(command) {
     case "SUBSCRIBE":
       subscriptions.add(command.evt);
       reply(command, { evt: command.evt });
+      // A layout mode is told at once, then at each change (the SDK's
+      // ACTIVITY_LAYOUT_MODE_UPDATE: 0 focused, 1 picture-in-picture, 2 grid).
+      if (command.evt === "ACTIVITY_LAYOUT_MODE_UPDATE") dispatch(command.evt, { layout_mode: layoutMode });
       break;
     case "UNSUBSCRIBE":
       subscriptions.delete(command.evt);

@@ -102,6 +102,15 @@ function closeActivity() {
   frame.src = "about:blank";
   frame.dataset.url = "";
   $("activity").hidden = true;
+  inPip(false);
+}
+
+// Back to the chat with the Activity running in a small window, and back to it:
+// Discord's app tells the Activity its layout mode each time.
+function inPip(pip) {
+  $("activity").classList.toggle("pip", pip);
+  $("activity-pip").setAttribute("aria-pressed", String(pip));
+  $("activity-frame").contentWindow?.setLayoutMode?.(pip ? 1 : 0);
 }
 
 // -- who, where, what to type ----------------------------------------------------------
@@ -550,6 +559,7 @@ $("reset").addEventListener("click", async () => {
 });
 $("dev-toggle").addEventListener("click", () => { $("dev").hidden = !$("dev").hidden; });
 $("activity-close").addEventListener("click", closeActivity);
+$("activity-pip").addEventListener("click", () => inPip(!$("activity").classList.contains("pip")));
 $("launch").addEventListener("click", launch);
 $("menu").addEventListener("click", () => $("side").classList.toggle("open"));
 
