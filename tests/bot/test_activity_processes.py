@@ -32,6 +32,7 @@ from .test_standby import (
 )
 
 LOOKS = 15  # round trips timed on each way in
+MOVES = 8  # moves timed from page to page on each way in
 
 
 async def signed_in(where: RummyBot | str, server: Server, actor: Actor, instance_id: str,
@@ -73,6 +74,45 @@ async def looks(page: Participant) -> list[float]:
         answer = next(f for f in page.frames[sent_at:] if f.get("seq") == seq)
         assert answer["type"] == "log", answer
         await asyncio.sleep(0.2)  # within a member's allowance of frames
+    return times
+
+
+async def connected(where: str, earlier: Participant, pages: list[Participant]) -> Participant:
+    """The member's page connected again, at ``where``, with the session and
+    the numbering of its intents it held (a session is good in every
+    process), holding its first picture of the table."""
+    page = Participant(where, earlier.emu, earlier.actor)
+    pages.append(page)
+    page.session, page.seq = earlier.session, earlier.seq
+    await first_state(page, page.session)
+    return page
+
+
+async def moves_seen(two: list[Participant], moves: int) -> list[float]:
+    """Moves played in turn from two players' pages (draw, then throw back the
+    card drawn): for each, the seconds from one page sending it to the other
+    page holding the picture that shows it."""
+    times = []
+    for _ in range(moves):
+        mover = next(p for p in two if p.state()["turn"] == p.state()["you"])
+        watcher = next(p for p in two if p is not mover)
+        state, seen = mover.state(), watcher.state()["version"]
+        intent: dict[str, object] = {"op": "draw"}
+        if state["phase"] != "draw":
+            intent = {"op": "discard", "cards": [state["fresh"] or state["hand"][-1]]}
+        mover.seq += 1
+        started = time.perf_counter()
+        assert mover.ws is not None
+        await mover.ws.send_str(json.dumps({"type": "intent", "seq": mover.seq,
+                                            "version": state["version"], **intent}))
+        while watcher.state()["version"] == seen:
+            assert time.perf_counter() - started < 5, "the other page never saw the move"
+            await asyncio.sleep(0.0005)
+        times.append(time.perf_counter() - started)
+        while mover.state()["version"] == state["version"]:
+            assert time.perf_counter() - started < 5, "the mover's page never saw its move"
+            await asyncio.sleep(0.0005)
+        await asyncio.sleep(0.15)  # within a member's allowance of frames
     return times
 
 
@@ -123,16 +163,14 @@ async def test_a_page_reaching_another_process_plays_there_and_follows_a_takeove
         same_looks = await looks(same)
         own_picture = same.state()
         await same.close()
-        page = await signed_in(base("zero"), server, mover.actor, instance.instance_id, pages)
-        relayed_first = await first_state(page)
+        page = Participant(base("zero"), emu, mover.actor)
+        pages.append(page)
+        page.session, page.seq = same.session, same.seq
+        relayed_first = await first_state(page, same.session)
         relayed_looks = await looks(page)
         picture = page.state()
         assert picture["stage"] == "playing" and picture["you"] == own_picture["you"]
         assert sorted(picture["hand"]) == sorted(own_picture["hand"]) and len(picture["hand"]) == 11
-        print(f"\nfirst picture: same process {ms(same_first)}, relayed {ms(relayed_first)}; "
-              f"a look's round trip (median of {LOOKS}): same process "
-              f"{ms(statistics.median(same_looks))}, relayed "
-              f"{ms(statistics.median(relayed_looks))}")
 
         # A move through the relay is played by shard 1's process, and the chat shows it.
         thrown = picture["hand"][-1]
@@ -146,7 +184,29 @@ async def test_a_page_reaching_another_process_plays_there_and_follows_a_takeove
             await asyncio.sleep(0.05)
         assert "Your turn" in reply.text(), reply.text()
 
+        # Moves' journeys from one page to the other: both pages at shard 1's own
+        # process, then both at shard 0's, relayed.
+        emu.world.launch_activity(other.actor.id, channel.id)
+        theirs = await signed_in(base("one"), server, other.actor, instance.instance_id, pages)
+        journeys: dict[str, list[float]] = {}
+        two = [page, theirs]
+        for name in ("one", "zero"):
+            for each in two:
+                await each.close()
+            two = [await connected(base(name), each, pages) for each in two]
+            journeys[name] = await moves_seen(two, MOVES)
+        page = two[0]
+        await two[1].close()
+        print(f"\nfirst picture: same process {ms(same_first)}, relayed {ms(relayed_first)}; "
+              f"a look's round trip (median of {LOOKS}): same process "
+              f"{ms(statistics.median(same_looks))}, relayed "
+              f"{ms(statistics.median(relayed_looks))}; a move's journey page to page "
+              f"(median of {MOVES}): same process {ms(statistics.median(journeys['one']))}, "
+              f"relayed {ms(statistics.median(journeys['zero']))} (slowest "
+              f"{ms(max(journeys['one']))}, {ms(max(journeys['zero']))})")
+
         # A standby waits; shard 1's process dies with no warning.
+        before = page.state()
         bots["standby"] = await BotProcess.start(
             emu, tmp_path / "unused", tmp_path / "standby.log", log_level="INFO",
             extra_env=settings("standby", STANDBY="true"))
@@ -179,11 +239,17 @@ async def test_a_page_reaching_another_process_plays_there_and_follows_a_takeove
         assert set(told) <= {TRY_AGAIN}, told
         after = again.state()
         assert after["stage"] == "playing", after["stage"]
-        assert after["discard_top"] == thrown and len(after["hand"]) == 10
+        for kept in ("discard_top", "stock", "turn", "phase"):
+            assert after[kept] == before[kept], (kept, after[kept], before[kept])
+        assert sorted(after["hand"]) == sorted(before["hand"])
         stock = after["stock"]
-        drawn = await other.draw()
-        assert "You drew" in drawn.text(), drawn.text()
-        await again.until(lambda: again.state()["stock"] == stock - 1, "the other's draw")
+        if after["turn"] == after["you"]:
+            assert (await again.send("draw"))["type"] == "done"
+        else:
+            await other.open_hand()
+            drawn = await other.draw()
+            assert "You drew" in drawn.text(), drawn.text()
+        await again.until(lambda: again.state()["stock"] == stock - 1, "the next draw")
         assert "hand 1" in table_message(emu, channel).text().lower()
     finally:
         for page_open in pages:
