@@ -12,9 +12,9 @@ import pytest
 from bot import RummyBot
 
 from .conftest import FAST, LaunchBot, Server
-from .harness import TablePlayer, play_simple_turn, rig_hand, table_message
+from .harness import TablePlayer, play_simple_turn, table_message
 from .test_match import current, shows
-from .test_play import in_turn_order, start_game
+from .test_play import rigged_three, start_game
 
 # Buttons that act on the game; what a finished or stopped game may not offer.
 PLAYING_LABELS = ("Draw from stock", "Take", "Meld", "Lay off", "Discard")
@@ -158,12 +158,8 @@ async def test_a_new_hand_brings_each_open_hand_message_down_below_its_table(
     server: Server, launch: LaunchBot
 ) -> None:
     bot = await launch()
-    seated = [server.player(server.ann), server.player(server.bob), server.player(server.cat)]
-    await start_game(server, bot, seated, hands=2)
-    p1, p2, p3 = in_turn_order(bot, server, seated)
-    await rig_hand(bot, server.channel.id,
-                   {p1.key: ["4H", "5H", "6H"], p2.key: ["KC", "2D"], p3.key: ["KS", "3D"]},
-                   stock=["7H", "8C"], discard=["AC"])
+    seated = await rigged_three(server, bot)
+    p1, p2, p3 = seated
     opened = [p1, p2]  # the third never opened a hand message
     for player in opened:
         await player.open_hand()

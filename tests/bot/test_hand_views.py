@@ -6,24 +6,15 @@ from __future__ import annotations
 import time
 
 from .conftest import LaunchBot, Server
-from .harness import rig_hand
-from .test_play import dealt_heads_up, in_turn_order, start_game
+from .test_play import dealt_heads_up, in_turn_order, rigged_three, start_game
 
 
 async def test_at_a_hands_end_every_open_hand_message_shows_the_result(
     server: Server, launch: LaunchBot
 ) -> None:
     bot = await launch()
-    seated = [server.player(server.ann), server.player(server.bob), server.player(server.cat)]
-    await start_game(server, bot, seated, hands=2)
-    p1, p2, p3 = in_turn_order(bot, server, seated)
-    await rig_hand(
-        bot,
-        server.channel.id,
-        {p1.key: ["4H", "5H", "6H"], p2.key: ["KC", "2D"], p3.key: ["9S", "QD"]},
-        stock=["7H", "8C"],
-        discard=["AC"],
-    )
+    seated = await rigged_three(server, bot)
+    p1, p2, p3 = seated
     for player in seated:
         await player.open_hand()
     await p1.draw()

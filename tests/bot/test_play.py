@@ -178,6 +178,18 @@ async def rigged_heads_up(
     )
 
 
+async def rigged_three(server: Server, bot: RummyBot, hands: int = 2) -> list[TablePlayer]:
+    """Ann, Bob and Cat dealt in, in turn order: the first holds 4-5-6 of hearts
+    with the 7 on the stock (goes out in one turn), the others two loose cards."""
+    seated = [server.player(server.ann), server.player(server.bob), server.player(server.cat)]
+    await start_game(server, bot, seated, hands=hands)
+    p1, p2, p3 = in_turn_order(bot, server, seated)
+    await rig_hand(bot, server.channel.id,
+                   {p1.key: ["4H", "5H", "6H"], p2.key: ["KC", "2D"], p3.key: ["9S", "QD"]},
+                   stock=["7H", "8C"], discard=["AC"])
+    return [p1, p2, p3]
+
+
 async def finish_first_hand(server: Server, bot: RummyBot) -> list[TablePlayer]:
     """Ann and Bob dealt in for two hands, the first one already over (in turn order)."""
     p1, p2 = await rigged_heads_up(server, bot, hands=2)

@@ -68,17 +68,22 @@ async def open_hand(page: Page) -> Locator:
     return hand
 
 
+# In a page's function: ``last``, the newest hand message or hand result of the
+# channel on screen (earlier games' results count not); "over" if it is a result.
+NEWEST_HAND = """
+    const log = document.querySelector('#log .channel-log:not([hidden])');
+    const hands = [...log.querySelectorAll('.msg')].filter(
+        m => m.textContent.includes('Your hand') || m.textContent.includes('is over'));
+    const last = hands[hands.length - 1];
+    if (!last) return false;
+    if (last.textContent.includes('is over')) return 'over';"""
+
+
 async def my_turn_or_over(page: Page) -> str:
     """Wait until this player may draw, or the hand is over: "turn" or "over"
     (as the newest hand message or result says: earlier games' results count not)."""
     found = await page.wait_for_function(
-        """() => {
-            const log = document.querySelector('#log .channel-log:not([hidden])');
-            const hands = [...log.querySelectorAll('.msg')].filter(
-                m => m.textContent.includes('Your hand') || m.textContent.includes('is over'));
-            const last = hands[hands.length - 1];
-            if (!last) return false;
-            if (last.textContent.includes('is over')) return 'over';
+        """() => {""" + NEWEST_HAND + """
             const draw = [...last.querySelectorAll('.btn:not(.disabled)')]
                 .some(b => b.textContent.includes('Draw from stock'));
             return draw ? 'turn' : false;
@@ -92,13 +97,7 @@ async def drew_or_over(page: Page) -> str:
     empty stock does under the rules; a refusal, or nothing, fails."""
     try:
         found = await page.wait_for_function(
-            """() => {
-                const log = document.querySelector('#log .channel-log:not([hidden])');
-                const hands = [...log.querySelectorAll('.msg')].filter(
-                    m => m.textContent.includes('Your hand') || m.textContent.includes('is over'));
-                const last = hands[hands.length - 1];
-                if (!last) return false;
-                if (last.textContent.includes('is over')) return 'over';
+            """() => {""" + NEWEST_HAND + """
                 const drawn = '.btn.success[data-custom-id*=":pick:"]';
                 return last.querySelector(drawn) ? 'drew' : false;
             }""", timeout=ACTION_TIMEOUT)
