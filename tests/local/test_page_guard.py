@@ -145,6 +145,13 @@ async def test_an_opaque_origin_is_answered_only_under_an_opaque_launchs_own_pat
             paths[opaque] = (await joined.json())["path"]
         token = {"code": "x", "instance_id": instance}
         null = {"Origin": "null"}
+        # The bot serves the Activity once it is connected, a moment after the page.
+        for _ in range(300):
+            async with http.get(f"{origin}/activity-app/{paths[False]}/") as served:
+                if served.status == 200:
+                    break
+            await asyncio.sleep(0.1)
+        assert served.status == 200
         # Any sandboxed page on any site says Origin: null: the page's own
         # routes, a launch framed as usual and a made-up launch refuse it ...
         forged = paths[True].rsplit(".", 1)[0] + ".0123456789abcdef0123456789abcdef"
