@@ -30,6 +30,8 @@ RELAYED = "X-Rummy-Relayed"
 NOT_SENDABLE = frozenset({1005, 1006, 1015})
 # A frame from the serving process: its pictures of the table are a few KiB.
 MAX_PICTURE = 1 << 20
+# Seconds to reach the serving process and hear its handshake.
+CONNECT_WITHIN = 5.0
 # The serving process cannot be reached: the page tries again a moment later.
 TRY_AGAIN = 1013
 
@@ -48,7 +50,10 @@ class Relays:
 
     async def connect(self, peer: str) -> aiohttp.ClientWebSocketResponse:
         if self._http is None:
-            self._http = aiohttp.ClientSession()
+            # A holder that does not answer within CONNECT_WITHIN is as good as
+            # gone: the page is told to try again rather than left waiting.
+            self._http = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(
+                total=None, connect=CONNECT_WITHIN))
         # No heartbeat of its own: the page's pings come through it.
         return await self._http.ws_connect(
             peer.rstrip("/") + "/ws", headers={RELAYED: "1"}, max_msg_size=MAX_PICTURE,
@@ -68,7 +73,7 @@ def relayed(request: web.Request) -> bool:
 async def carry_down(upstream: aiohttp.ClientWebSocketResponse,
                      page: web.WebSocketResponse) -> None:
     """Pass the serving process's frames to the page until it closes, then
-    close the page with its code and reason."""
+    close the page with its code (its reason came first, in a closing frame)."""
     async for message in upstream:
         if message.type is WSMsgType.TEXT and not page.closed:
             await page.send_str(message.data)

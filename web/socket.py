@@ -277,7 +277,7 @@ class Participant:
         assert self.relays is not None
         try:
             upstream = await self.relays.connect(peer)
-        except (aiohttp.ClientError, OSError) as error:
+        except (aiohttp.ClientError, OSError, TimeoutError) as error:
             log.warning("could not relay a page to %s: %s", peer, error)
             await self.end(TRY_AGAIN, "the table's server cannot be reached: reconnecting")
             return
