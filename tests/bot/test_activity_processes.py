@@ -216,6 +216,8 @@ async def test_a_page_reaching_another_process_plays_there_and_follows_a_takeove
         # The relayed page is told to reconnect, not left hanging.
         assert await asyncio.wait_for(page.wait_closed(), 10) == 1013
         await until_logged(bots["standby"], "serving shards 1")
+        # The chat's clicks reach the successor once its shard is on the gateway.
+        await emu._wait_until(lambda: connected_shards(server) == {0, 1}, 30)
         await until_logged(bots["standby"], "the Activity's table is served")
 
         # Reconnected to the same address, the page plays on with the successor:
@@ -260,8 +262,8 @@ async def test_a_page_reaching_another_process_plays_there_and_follows_a_takeove
         assert bots[name].log_counts()[0] == 0, bots[name].log_tail()
     # Processes starting together race to upload the card faces, and the loser
     # of each race takes the winner's emoji: those are the only refusals.
-    refused = emu.take_problems()
-    assert all("APPLICATION_EMOJI_NAME_ALREADY_TAKEN" in problem for problem in refused), refused
+    others = [p for p in emu.take_problems() if "APPLICATION_EMOJI_NAME_ALREADY_TAKEN" not in p]
+    assert others == []
 
 
 async def test_a_page_is_never_relayed_twice_and_an_unreachable_process_means_try_again(
