@@ -79,15 +79,19 @@ class ActivityFrame:
 
     def _signature(self, instance_id: str, framed: str) -> str:
         key = self.emu.world.client_secret.encode()
-        return hmac.new(key, f"{instance_id}/{framed}".encode(), hashlib.sha256).hexdigest()[:32]
+        signed = f"{instance_id}/{framed}".encode(errors="surrogatepass")
+        return hmac.new(key, signed, hashlib.sha256).hexdigest()[:32]
 
     def _framing(self, launch: str) -> bool | None:
         """Whether a launch's path is framed with an opaque origin; None if no
         launch has that path."""
         instance_id, _, rest = launch.partition(".")
         framed, _, signature = rest.partition(".")
+        # As bytes: compare_digest refuses text with any non-ASCII character, and
+        # a path is whatever a request says.
         if framed not in ("opaque", "framed") or not hmac.compare_digest(
-                signature, self._signature(instance_id, framed)):
+                signature.encode(errors="surrogatepass"),
+                self._signature(instance_id, framed).encode()):
             return None
         return framed == "opaque"
 
