@@ -72,7 +72,6 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
         watchers.changed(table.channel_id)
 
     work = TableWork(db, tables, after_save)
-    work.opened = lambda table: watchers.changed(table.channel_id)
     automation = Automation(config, tables, work, moves, tasks, refresher, hand_messages, notifier)
     nudges = TurnNudges(notifier, config.turn_nudge_after, lambda user: prefs.of(user).turn_dm)
     panels = HostPanels(tasks)  # the lobby host's own controls

@@ -148,8 +148,6 @@ class TableWork:
         self.tables = tables
         self.after_save = after_save
         self.kept_results = db.kept_results
-        # Told of a table put into play, which no saved change announces.
-        self.opened: Callable[[Table], None] | None = None
         # Channel -> failed attempts in a row to record its match.
         self._record_failures: dict[int, int] = {}
 
@@ -195,15 +193,21 @@ class TableWork:
         return True
 
     async def open(self, table: Table) -> None:
-        """Put a new table into play in its channel; ``NotSaved`` if it cannot be saved."""
+        """Put a new table into play in its channel; ``NotSaved`` if it cannot be saved.
+
+        Its follow-ups are a saved change's: a table opened already dealt (a
+        rematch with nobody to wait for) must have its first turn begun as a
+        Start's deal has, the first computer's move or the turn's clock, or it
+        waits for ever. The door that opens it shows it in the channel itself.
+        """
         self.tables.add(table)
         try:
             await self.db.save_live_table(live_table(table))
         except StorageError:
             self.tables.remove(table.channel_id)
             raise NotSaved() from None
-        if self.opened is not None:
-            self.opened(table)
+        dealt = _turn_marker(table) is not None
+        self.after_save(table, FollowUp(turn_changed=dealt, refresh=False))
 
     async def close(self, table: Table) -> None:
         """Take a table out of play; a started match is recorded as abandoned (no

@@ -47,8 +47,12 @@ async def work(db: Database, followed: Recorder) -> TableWork:
 
 
 async def opened(work: TableWork) -> Table:
+    """A dealt table in play, what followed its opening forgotten: the tests
+    look at what follows their own change."""
     table = playing_table()
     await work.open(table)
+    assert isinstance(work.after_save, Recorder)
+    work.after_save.calls.clear()
     return table
 
 
@@ -169,11 +173,30 @@ async def test_closing_records_an_abandoned_match_and_leaves_play(
     assert followed.calls == [(table.channel_id, FollowUp(turn_changed=True, refresh=False))]
 
 
-async def test_a_table_that_cannot_be_opened_is_not_in_play(work: TableWork) -> None:
+async def test_a_table_that_cannot_be_opened_is_not_in_play(
+    work: TableWork, followed: Recorder
+) -> None:
     table = playing_table()
     with writes_fail(), pytest.raises(NotSaved):
         await work.open(table)
     assert work.tables.get(table.channel_id) is None
+    assert followed.calls == []
+
+
+async def test_a_table_opened_dealt_is_followed_as_a_deal_and_a_lobby_as_no_turn(
+    work: TableWork, db: Database, followed: Recorder
+) -> None:
+    # Dealt (a rematch with nobody to wait for): its first turn begins, as a
+    # Start's does; the door that opened it shows it itself.
+    dealt = playing_table()
+    await work.open(dealt)
+    lobby = Table(channel_id=11, guild_id=20, host_id=1, rules=dealt.rules, seed=1)
+    await work.open(lobby)
+    assert followed.calls == [
+        (dealt.channel_id, FollowUp(turn_changed=True, refresh=False)),
+        (lobby.channel_id, FollowUp(turn_changed=False, refresh=False)),
+    ]
+    assert len((await db.load_live_tables()).tables) == 2
 
 
 async def test_closing_a_match_the_database_keeps_refusing_keeps_it_aside(
