@@ -206,15 +206,17 @@ class Lobby:
                                           interaction.user.id, rules, language)
 
     async def _post_lobby(self, interaction: Interaction, table: Table) -> None:
-        try:
-            await self.work.open(table)
-        except NotSaved as refusal:
-            await refuse(interaction, refusal_text(refusal))
-            return
         dealt = table.stage is Stage.PLAYING  # a rematch with nobody to wait for
         async with table.lock:
-            # Under the lock: a Join can come as soon as the message exists,
-            # before the reply that says its id is read.
+            # Put into play and posted under the lock: a Join can come as soon
+            # as the message exists, before the reply that says its id is read,
+            # and a rematch dealt at once has its first computer's move on its
+            # way once in play; either would find no message to show it in.
+            try:
+                await self.work.open(table)
+            except NotSaved as refusal:
+                await refuse(interaction, refusal_text(refusal))
+                return
             with speaking(table.language):
                 layout = (playing_layout(table, self.faces, activity=self.config.activity)
                           if dealt else lobby_layout(table))

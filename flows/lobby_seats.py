@@ -185,7 +185,8 @@ class LobbySeats:
 
     async def put_in_play(self, table: Table) -> None:
         """Open a table the Activity made (a lobby, or a rematch dealt at once):
-        saved, posted in the channel, and, if dealt, each player sent their cards."""
+        saved, posted in the channel, and, if dealt, each player sent their cards
+        and its first turn begun (``TableWork.open``)."""
         await self.work.open(table)
         self.refresher.post(table)
         if table.stage is Stage.PLAYING:
