@@ -13,6 +13,7 @@ import aiohttp
 from app.settings import ActivitySettings
 from bot import RummyBot
 from fakediscord import Actor, FakeDiscord
+from flows.config import GameConfig
 
 from .conftest import FAST, LaunchBot, Server
 from .harness import TablePlayer
@@ -21,10 +22,11 @@ from .test_play import in_turn_order, start_game
 ACTIVITY = dataclasses.replace(FAST, activity=True)
 
 
-async def launch_with_activity(server: Server, launch: LaunchBot) -> RummyBot:
+async def launch_with_activity(server: Server, launch: LaunchBot,
+                               config: GameConfig = ACTIVITY) -> RummyBot:
     server.emu.world.enable_activities()
     settings = ActivitySettings(client_secret=server.emu.world.client_secret, port=0)
-    return await launch(ACTIVITY, activity=settings)
+    return await launch(config, activity=settings)
 
 
 class Participant:

@@ -1,15 +1,20 @@
 """A game opened from the Activity, in the real bot on the emulator: with no game
 in the channel the page offers one with the server's house rules; whoever
 starts it hosts it, adds computers, starts and cancels from the page; the
-lobby is posted in the channel too, and a member joins it from either door."""
+lobby is posted in the channel too, and a member joins it from either door. A
+rematch against the computers alone is dealt at once and played on."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
-from .activity_pages import Participant, launch_with_activity, open_page
+from tables.tapes import public_record
+
+from .activity_pages import ACTIVITY, Participant, launch_with_activity, open_page
 from .conftest import LaunchBot, Server
 from .harness import table_message
+from .test_match import COMPUTER_FIRST, first_to_move, play_match
 
 
 async def lobby_of(page: Participant) -> dict[str, Any]:
@@ -139,3 +144,36 @@ async def test_a_member_sits_under_their_server_nickname_by_either_door(
     assert names == ["Annie", "Bobby"]
     table = bot.game.tables.get(server.channel.id)
     assert table is not None and [seat.name for seat in table.seats] == ["Annie", "Bobby"]
+
+
+def my_turn(page: Participant) -> bool:
+    state = page.state()
+    return state["stage"] == "playing" and state["turn"] == state["you"]
+
+
+async def test_a_rematch_against_a_computer_who_moves_first_is_played_from_the_activity(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(
+        server, launch, dataclasses.replace(ACTIVITY, table_seed=COMPUTER_FIRST))
+    ann = await open_page(bot, server, server.ann, pages)
+    assert (await ann.send("open", rules={"hands": 1}))["type"] == "done"
+    await lobby_of(ann)
+    assert (await ann.send("add_computer", level="easy"))["type"] == "done"
+    await ann.until(lambda: len(ann.state()["seats"]) == 2, "Ada's seat")
+    assert (await ann.send("start"))["type"] == "done"
+    await bot.game.tasks.wait_idle()
+    # The first match, played out in the chat: the Rematch is pressed on the page.
+    player = server.player(server.ann)
+    player.settle = bot.game.tasks.wait_idle
+    await play_match(bot, server, [player])
+    await ann.until(lambda: ann.state()["stage"] == "finished", "the match's end")
+    # Nobody to wait for: the rematch is dealt at once, and Ada moves first again.
+    assert (await ann.send("rematch"))["type"] == "done"
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.match is not None
+    assert first_to_move(table) == "cpu1"
+    await bot.game.tasks.wait_idle()
+    await ann.until(lambda: my_turn(ann), "Ann's turn in the rematch, once Ada played hers")
+    assert any(e.player == "cpu1" and e.kind == "discard" for e in public_record(table).events)
+    assert bot.game.automation.timers(), "Ann's turn has no clock"

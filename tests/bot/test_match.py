@@ -8,9 +8,11 @@ import json
 import pytest
 
 from bot import RummyBot
-from engine import Card
+from engine import Card, Match
 from fakediscord.world import Message
 from presentation.card_faces import emoji_name
+from tables import Table
+from tables.tapes import public_record
 
 from .conftest import FAST, LaunchBot, Server
 from .harness import TablePlayer, play_simple_turn, table_message
@@ -253,3 +255,50 @@ async def test_a_rematch_lobby_waits_only_for_those_not_back_and_an_old_rematch_
     old = await server.ann.click(first_final, label="Rematch")
     assert old.ephemeral and "A later game has been played here" in old.text(), old.text()
     assert "restarted" not in old.text()
+
+
+# Table seeds whose first dealer makes the second seat (the computer, at a
+# table of the host and one computer) or the first (the host) move first.
+COMPUTER_FIRST, HOST_FIRST = 1, 5
+
+
+def first_to_move(table: Table) -> str | None:
+    """Who moves first in the match dealt at ``table``, from its seed alone."""
+    dealt = Match.start([seat.key for seat in table.seats], table.rules, table.seed)
+    return dealt.hand.turn
+
+
+@pytest.mark.parametrize("seed", [COMPUTER_FIRST, HOST_FIRST], ids=["computer", "host"])
+async def test_a_rematch_against_the_computers_alone_plays_on_whoever_moves_first(
+    server: Server, launch: LaunchBot, seed: int
+) -> None:
+    bot = await launch(dataclasses.replace(FAST, table_seed=seed))
+    ann = server.player(server.ann)
+    ann.settle = bot.game.tasks.wait_idle
+    lobby = await server.ann.slash(server.channel, "rummy start", hands=1)
+    panel = await host_panel(lobby)
+    await server.ann.click(panel, label="Add computer (easy)")
+    await server.ann.click(panel, label="Start")
+    await bot.game.tasks.wait_idle()
+    await play_match(bot, server, [ann])
+    again = await server.ann.click(table_message(server.emu, server.channel), label="Rematch")
+    assert not again.ephemeral and "Rummy — hand 1" in again.text()
+    table = bot.game.tables.get(server.channel.id)
+    assert table is not None and table.match is not None
+    assert first_to_move(table) == ("cpu1" if seed == COMPUTER_FIRST else ann.key)
+    # The rematch goes on as a dealt match does: Ada plays her turn if she is
+    # first, and Ann's turn then runs on its clock.
+    await bot.game.tasks.wait_idle()
+    assert table.match.hand.turn == ann.key, "the computer's first turn was not played"
+    assert bot.game.automation.timers(), "Ann's turn has no clock"
+    ada_moved = any(e.player == "cpu1" for e in public_record(table).events if e.kind == "discard")
+    assert ada_moved == (seed == COMPUTER_FIRST)
+    # The public table says so: the turn's line (▶️) is under Ann's.
+    shown = table_message(server.emu, server.channel).text().splitlines()
+    turn_line = next(i for i, line in enumerate(shown) if line.startswith("▶️"))
+    assert "**Ann**" in shown[turn_line - 1], shown
+    assert ("Ada discarded" in shown[-1]) == (seed == COMPUTER_FIRST), shown
+    # Ann's move is answered by Ada's, as in any match.
+    await play_simple_turn(ann, bot)
+    await bot.game.tasks.wait_idle()
+    assert table.match.hand.is_over or table.match.hand.turn == ann.key
