@@ -36,6 +36,18 @@ class Bucket:
         self.tokens -= 1
         return True
 
+    def ready(self) -> bool:
+        """Whether ``take`` would succeed, without taking."""
+        self._fill()
+        return self.tokens >= 1
+
+    def charge(self) -> None:
+        """Take a token for something already done, into debt if none is left:
+        whoever had many requests in flight at once pays for each of them, and
+        waits until the debt is paid off."""
+        self._fill()
+        self.tokens -= 1
+
     def full(self) -> bool:
         """Whether it has refilled completely: its owner asked nothing for a while."""
         self._fill()
@@ -67,6 +79,18 @@ class KeyedBuckets(Generic[Key]):
 
     def take(self, key: Key) -> bool:
         return self.of(key).take()
+
+    def ready(self, key: Key) -> bool:
+        """Whether ``key`` may ask now; a key never charged keeps no bucket."""
+        bucket = self._buckets.get(key)
+        return bucket is None or bucket.ready()
+
+    def charge(self, key: Key) -> None:
+        self.of(key).charge()
+
+    def retry_after(self, key: Key) -> float:
+        bucket = self._buckets.get(key)
+        return 0.0 if bucket is None else bucket.retry_after()
 
     def __len__(self) -> int:
         return len(self._buckets)

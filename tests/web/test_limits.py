@@ -27,3 +27,23 @@ def test_full_buckets_are_forgotten_and_busy_ones_kept_when_there_are_too_many()
     buckets.take(5)
     assert len(buckets) == 2  # the three full ones went; 1 and 5 are still spending
     assert not buckets.of(1).full()
+
+
+def test_a_charge_goes_into_debt_and_the_debt_is_waited_off() -> None:
+    bucket = Bucket(2, 0.5)
+    for _ in range(6):  # six things done at once, with two tokens
+        bucket.charge()
+    assert not bucket.ready() and not bucket.take()
+    # Four tokens short, and one more to take: ten seconds at half a token a second.
+    assert 9.0 < bucket.retry_after() <= 10.0
+
+
+def test_a_key_that_was_never_charged_is_ready_and_keeps_no_bucket() -> None:
+    buckets: KeyedBuckets[str] = KeyedBuckets(2, 0.01)
+    assert buckets.ready("a") and buckets.retry_after("a") == 0.0
+    assert len(buckets) == 0
+    buckets.charge("a")
+    assert buckets.ready("a")
+    buckets.charge("a")
+    assert not buckets.ready("a") and buckets.retry_after("a") > 0
+    assert buckets.ready("b")
