@@ -186,7 +186,7 @@ class RummyBot(commands.AutoShardedBot):
         server = ActivityServer(self.game.door, self.game.watchers, api,
                                 Sessions(settings.client_secret),
                                 None if leases is None else relays_for(leases))
-        await server.start(settings.host, settings.port)
+        await server.start(settings.host, settings.port, settings.trusted_proxies)
         self.activity_server = server
         if leases is not None and server.port is not None:
             await announce(leases, peer_url(settings, server.port))

@@ -10,6 +10,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from flows.config import GameConfig
+from web.connections import LOOPBACK, Network, networks
 
 
 class SettingsError(ValueError):
@@ -172,11 +173,15 @@ class ActivitySettings:
     # Where the bot's other processes reach this one's Activity server, to relay
     # pages of the servers it serves (None: http://host:port).
     peer_url: str | None = None
+    # The reverse proxies in front of the port, whose X-Forwarded-For is believed.
+    trusted_proxies: tuple[Network, ...] = LOOPBACK
 
     def __repr__(self) -> str:
         # Settings are logged and shown in tracebacks: the secret must not be.
+        proxies = ", ".join(str(network) for network in self.trusted_proxies)
         return (f"ActivitySettings(client_id={self.client_id}, host={self.host!r}, "
-                f"port={self.port}, peer_url={self.peer_url!r}, client_secret='***')")
+                f"port={self.port}, peer_url={self.peer_url!r}, "
+                f"trusted_proxies=({proxies}), client_secret='***')")
 
 
 def _activity(env: dict[str, str]) -> ActivitySettings | None:
@@ -195,7 +200,20 @@ def _activity(env: dict[str, str]) -> ActivitySettings | None:
         host=env.get("WEB_HOST", "").strip() or "127.0.0.1",
         port=ActivitySettings.port if port is None else port,
         peer_url=_url(env, "WEB_PEER_URL", ("http", "https"), "http://10.0.0.2:8081"),
+        trusted_proxies=_trusted_proxies(env),
     )
+
+
+def _trusted_proxies(env: dict[str, str]) -> tuple[Network, ...]:
+    raw = env.get("WEB_TRUSTED_PROXIES", "").strip()
+    if not raw:
+        return LOOPBACK
+    try:
+        return networks(raw)
+    except ValueError as error:
+        raise SettingsError(
+            f"WEB_TRUSTED_PROXIES must be the addresses or networks of your reverse proxies, "
+            f"separated by commas (like 127.0.0.1, 172.16.0.0/12): {error}.") from None
 
 
 def _shard_count(env: dict[str, str]) -> int | None:

@@ -11,13 +11,19 @@ which it needs for Discord itself (the gateway, REST, the database). So:
 - at most ``limit`` connections are open at once, and that limit leaves
   ``KEPT_FOR_DISCORD`` descriptors free under the process's limit on open
   files; one over it is answered 503 and closed at once.
+
+Who sent a request is its peer's address, unless that peer is a trusted
+reverse proxy (``TrustedProxies``): then it is the address that proxy says it
+got the request from, in ``X-Forwarded-For``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import resource
+from collections.abc import Iterable
 from typing import cast
 
 from aiohttp import web
@@ -56,6 +62,85 @@ def connection_limit(open_files: int | None = None) -> int:
     if soft == resource.RLIM_INFINITY:
         return MAX_CONNECTIONS
     return max(16, min(MAX_CONNECTIONS, soft - KEPT_FOR_DISCORD))
+
+
+# --- who is asking ---------------------------------------------------------------------------
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+# A reverse proxy on this machine: the one kind a host need not name.
+LOOPBACK: tuple[Network, ...] = (ipaddress.ip_network("127.0.0.1/32"),
+                                 ipaddress.ip_network("::1/128"))
+# Proxies in front of proxies are few: a longer chain is a client's own invention.
+MAX_HOPS = 8
+# One IPv6 subscriber is given a /64 (at least) to pick addresses from at will.
+IPV6_CLIENT_PREFIX = 64
+
+
+def networks(text: str) -> tuple[Network, ...]:
+    """Addresses and networks separated by commas or spaces (``10.0.0.0/8, ::1``);
+    ValueError naming the first that is neither."""
+    found = []
+    for entry in text.replace(",", " ").split():
+        try:
+            found.append(ipaddress.ip_network(entry, strict=False))
+        except ValueError:
+            raise ValueError(f"{entry!r} is not an address or a network") from None
+    return tuple(found)
+
+
+def address(text: str) -> Address | None:
+    """The address in ``text`` as peers and proxies write it (``1.2.3.4``,
+    ``1.2.3.4:5678``, ``[::1]:443``, ``::ffff:1.2.3.4``), or None."""
+    text = text.strip()
+    if text.startswith("["):
+        text = text[1:].partition("]")[0]
+    elif text.count(":") == 1:
+        text = text.partition(":")[0]
+    try:
+        found = ipaddress.ip_address(text)
+    except ValueError:
+        return None
+    if isinstance(found, ipaddress.IPv6Address) and found.ipv4_mapped is not None:
+        # A dual-stack socket's name for an IPv4 peer: the same client.
+        return found.ipv4_mapped
+    return found
+
+
+def client_key(found: Address) -> str:
+    """What one client is counted as: its address, or its IPv6 /64, since
+    whoever holds one address of a /64 can use any other."""
+    if isinstance(found, ipaddress.IPv6Address):
+        return str(ipaddress.ip_network(f"{found}/{IPV6_CLIENT_PREFIX}", strict=False))
+    return str(found)
+
+
+class TrustedProxies:
+    """The reverse proxies whose word on where a request came from is believed:
+    the host's own, named in its settings. Anybody else can write anything in
+    ``X-Forwarded-For``."""
+
+    def __init__(self, trusted: Iterable[Network] = LOOPBACK) -> None:
+        self.networks = tuple(trusted)
+
+    def __contains__(self, found: Address | None) -> bool:
+        return found is not None and any(found in network for network in self.networks)
+
+    def client_of(self, peer: str | None, forwarded: str = "") -> str:
+        """Who sent a request that came from ``peer`` with ``forwarded`` (its
+        ``X-Forwarded-For``): each trusted proxy appends the address it got the
+        request from, so the right-most address that is not a trusted proxy's
+        is the client's; what stands left of it, the client wrote itself."""
+        found = address(peer or "")
+        if found is None:
+            return (peer or "?")[:64]
+        hops = forwarded.split(",")[-MAX_HOPS:] if forwarded else []
+        while found in self and hops:
+            said = address(hops.pop())
+            if said is None:
+                # Not an address: the last one a trusted proxy vouched for stands.
+                break
+            found = said
+        return client_key(found)
 
 
 class _Full(asyncio.Protocol):

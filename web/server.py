@@ -11,17 +11,19 @@ plays the very tables the buttons play.
 - ``GET /ws``: each participant's WebSocket (``web.socket``).
 
 What strangers can hold is capped (``web.connections``), and so is what any
-one of them can ask: sign-ins per client before the allowance everybody
-shares (which keeps Discord's limits), frames per page and per member.
+one of them can ask: sign-ins Discord refused per client before the allowance
+everybody shares (which keeps Discord's limits), frames per page and per
+member. A sign-in's body is checked before either: what could never succeed
+uses up no allowance.
 """
 
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import logging
 import math
 import time
+from collections.abc import Iterable
 from typing import Any
 
 from aiohttp import web
@@ -38,7 +40,14 @@ from transport.activity_api import (
 )
 
 from . import assets
-from .connections import REQUEST_WITHIN, CappedListener, connection_limit
+from .connections import (
+    LOOPBACK,
+    REQUEST_WITHIN,
+    CappedListener,
+    Network,
+    TrustedProxies,
+    connection_limit,
+)
 from .limits import Bucket, KeyedBuckets
 from .pages import OpenPages
 from .relay import Relays, relayed
@@ -57,8 +66,10 @@ RECHECK_EVERY = 2.0
 # Sign-ins a second, all pages together (each costs three requests to Discord,
 # on the bot's own rate limits): a flood is told to wait, Discord is not asked.
 SIGN_IN_BURST, SIGN_IN_RATE = 30, 5.0
-# ... and for any one client, before that: one client's flood of bad codes uses
-# up its own allowance, not everybody's.
+# ... and sign-ins Discord refused (a bad code, a member not in the instance)
+# for any one client, checked before that: one client's flood of bad codes uses
+# up its own allowance, not everybody's. Sign-ins that succeed cost nothing
+# here: behind a proxy many players share one address.
 CLIENT_SIGN_IN_BURST, CLIENT_SIGN_IN_RATE = 6, 0.5
 MAX_TOKEN_BODY = 4096
 PAGE = "index.html"
@@ -109,20 +120,23 @@ def _refused(status: int, text: str, retry_after: float | None = None) -> web.Re
     return web.json_response({"error": text}, status=status, headers=headers)
 
 
-def client_of(request: web.Request) -> str:
-    """Who sent a request, as far as can be told: its peer's address, or the
-    address that peer (a reverse proxy on this machine or its private network)
-    says it got the request from."""
-    peer = request.remote or "?"
-    forwarded = request.headers.get("X-Forwarded-For", "")
+async def _sign_in_asked(request: web.Request) -> tuple[str, str] | web.Response:
+    """The code and instance a sign-in's body gives, or the 400 it deserves. Read
+    before any allowance is touched: a request that could never succeed costs
+    nothing but this, and uses up nobody's sign-ins."""
     try:
-        proxied = ipaddress.ip_address(peer).is_private
-    except ValueError:
-        proxied = False
-    if proxied and forwarded:
-        # The proxy appends the address it saw: the last one is its own word.
-        return forwarded.rsplit(",", 1)[-1].strip()[:64] or peer
-    return peer
+        body: Any = await request.json()
+    except (ValueError, RecursionError, web.HTTPRequestEntityTooLarge):
+        # RecursionError: JSON nested deeper than the parser goes is no sign-in either.
+        return _refused(400, "the body must be a JSON object with code and instance_id")
+    if not isinstance(body, dict):
+        return _refused(400, "the body must be a JSON object with code and instance_id")
+    code, instance_id = body.get("code"), body.get("instance_id")
+    if not (isinstance(code, str) and 0 < len(code) <= 256):
+        return _refused(400, "code must be the code Discord's authorize gave")
+    if not (isinstance(instance_id, str) and 0 < len(instance_id) <= 256):
+        return _refused(400, "instance_id must be the Activity's instance id")
+    return code, instance_id
 
 
 async def _name_the_server(_request: web.Request, response: web.StreamResponse) -> None:
@@ -158,6 +172,7 @@ class ActivityServer:
         self._sign_ins = Bucket(SIGN_IN_BURST, SIGN_IN_RATE)
         self._client_sign_ins: KeyedBuckets[str] = KeyedBuckets(
             CLIENT_SIGN_IN_BURST, CLIENT_SIGN_IN_RATE)
+        self.trusted = TrustedProxies()
         self._told_misconfigured = False
 
     def application(self) -> web.Application:
@@ -170,7 +185,11 @@ class ActivityServer:
         app.on_response_prepare.append(_name_the_server)
         return app
 
-    async def start(self, host: str, port: int) -> None:
+    async def start(self, host: str, port: int,
+                    trusted_proxies: Iterable[Network] = LOOPBACK) -> None:
+        """Listen; ``trusted_proxies``: the reverse proxies whose
+        ``X-Forwarded-For`` says who a request came from."""
+        self.trusted = TrustedProxies(trusted_proxies)
         self._runner = web.AppRunner(self.application(), access_log=None,
                                      keepalive_timeout=REQUEST_WITHIN,
                                      logger=quiet_visitor_log())
@@ -215,25 +234,29 @@ class ActivityServer:
                             headers={**ASSET_HEADERS, "Vary": "Accept-Encoding"})
 
     # --- who is playing ----------------------------------------------------------------
+    def client_of(self, request: web.Request) -> str:
+        """Who sent a request, as far as the trusted proxies tell (``web.connections``)."""
+        return self.trusted.client_of(request.remote, request.headers.get("X-Forwarded-For", ""))
+
     async def token(self, request: web.Request) -> web.Response:
-        mine = self._client_sign_ins.of(client_of(request))
-        if not mine.take():
-            return _refused(429, "too many sign-ins from here: try again in a moment",
-                            mine.retry_after())
+        asked = await _sign_in_asked(request)
+        if isinstance(asked, web.Response):
+            return asked
+        client = self.client_of(request)
+        if not self._client_sign_ins.ready(client):
+            return _refused(429, "too many failed sign-ins from here: try again in a moment",
+                            self._client_sign_ins.retry_after(client))
         if not self._sign_ins.take():
             return _refused(429, "too many sign-ins at once: try again in a moment",
                             self._sign_ins.retry_after())
-        try:
-            body: Any = await request.json()
-        except (ValueError, web.HTTPRequestEntityTooLarge):
-            return _refused(400, "the body must be a JSON object with code and instance_id")
-        if not isinstance(body, dict):
-            return _refused(400, "the body must be a JSON object with code and instance_id")
-        code, instance_id = body.get("code"), body.get("instance_id")
-        if not (isinstance(code, str) and 0 < len(code) <= 256):
-            return _refused(400, "code must be the code Discord's authorize gave")
-        if not (isinstance(instance_id, str) and 0 < len(instance_id) <= 256):
-            return _refused(400, "instance_id must be the Activity's instance id")
+        answer = await self._sign_in(*asked)
+        if answer.status in (401, 403):
+            # Discord said no: this client pays for having asked. One that signs
+            # people in pays nothing, however many share its address.
+            self._client_sign_ins.charge(client)
+        return answer
+
+    async def _sign_in(self, code: str, instance_id: str) -> web.Response:
         try:
             access_token, expires_in = await self.api.exchange_code(code)
             user_id, name = await self.api.user_of(access_token)

@@ -1,8 +1,9 @@
 """What a stranger can hold open or send to the Activity's server, in the real
 bot on the emulator over real sockets: idle and slow connections are closed,
 a socket that never says hello is closed however it pings, pings count, the
-connections are capped below what Discord needs, one client's bad sign-ins
-leave the others theirs, and unreadable input leaves one short log line."""
+connections are capped below what Discord needs, players behind one proxy
+sign in together, one client's bad sign-ins or bodies leave the others theirs,
+and unreadable input leaves one short log line."""
 
 from __future__ import annotations
 
@@ -192,6 +193,82 @@ async def test_one_clients_flood_of_bad_codes_leaves_everyone_else_their_sign_in
     assert int(told.headers["Retry-After"]) >= 1
     for actor in (server.ann, server.bob, server.cat, server.dan, server.eve):
         await open_page(bot, server, actor, pages)  # each signs in: 200
+
+
+async def sign_in_from(page: Participant, instance_id: str,
+                       headers: dict[str, str]) -> int:
+    """A page's sign-in, as a proxy passes it on with ``headers``: its status."""
+    code = page.emu.world.issue_oauth_code(page.actor.id, ["identify"])
+    answer = await page.http.post(f"{page.base}/api/token", headers=headers,
+                                  json={"code": code, "instance_id": instance_id})
+    return answer.status
+
+
+async def test_players_behind_one_proxy_address_sign_in_together(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    guild = server.guild
+    people = [server.ann, server.bob, server.cat, server.dan, server.eve, server.fay,
+              *(server.emu.create_user(f"Player {n}", guild=guild) for n in range(4))]
+    proxied = {"X-Forwarded-For": "203.0.113.7"}  # Discord's proxy, as the host's proxy saw it
+    instance = server.emu.world.launch_activity(people[0].id, server.channel.id)
+    for actor in people[1:]:
+        server.emu.world.launch_activity(actor.id, server.channel.id)
+    signing_in = [Participant(bot, server.emu, actor) for actor in people]
+    pages.extend(signing_in)
+    statuses = await asyncio.gather(*(sign_in_from(page, instance.instance_id, proxied)
+                                      for page in signing_in))
+    assert statuses == [200] * 10
+
+
+async def test_empty_posts_from_a_players_proxy_address_use_up_none_of_its_sign_ins(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    proxied = {"X-Forwarded-For": "203.0.113.7"}
+    base = f"http://127.0.0.1:{port_of(bot)}"
+    async with aiohttp.ClientSession() as attacker:
+        answers = [await attacker.post(f"{base}/api/token", headers=proxied)
+                   for _ in range(30)]
+    assert {answer.status for answer in answers} == {400}
+    for actor in (server.ann, server.bob, server.cat):
+        instance = server.emu.world.launch_activity(actor.id, server.channel.id)
+        page = Participant(bot, server.emu, actor)
+        pages.append(page)
+        assert await sign_in_from(page, instance.instance_id, proxied) == 200
+
+
+async def test_a_forwarded_for_from_a_peer_that_is_no_trusted_proxy_is_not_believed(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    base = f"http://127.0.0.1:{port_of(bot)}"
+    # 127.0.0.2 is this machine too, but no trusted proxy (only 127.0.0.1 and ::1 are).
+    connector = aiohttp.TCPConnector(local_addr=("127.0.0.2", 0))
+    async with aiohttp.ClientSession(connector=connector) as attacker:
+        answers = [await attacker.post(
+            f"{base}/api/token", headers={"X-Forwarded-For": f"198.51.100.{n}"},
+            json={"code": f"bad-{n}", "instance_id": "i-1"}) for n in range(40)]
+    statuses = [answer.status for answer in answers]
+    # One client, whatever it says: its refused codes use up its own allowance.
+    assert statuses.count(401) <= 8 and statuses.count(429) >= 30
+    await open_page(bot, server, server.ann, pages)  # 200: everybody else's allowance stands
+
+
+async def test_a_body_nested_too_deep_is_a_bad_request_logged_without_a_traceback(
+    server: Server, launch: LaunchBot, caplog: pytest.LogCaptureFixture
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    caplog.set_level(logging.DEBUG)
+    async with aiohttp.ClientSession() as http:
+        for _ in range(3):
+            answer = await http.post(f"http://127.0.0.1:{port_of(bot)}/api/token",
+                                     data="[" * 2000, headers={"Content-Type": "application/json"})
+            assert answer.status == 400
+            assert "JSON object" in (await answer.json())["error"]
+    assert [r for r in caplog.records if r.exc_info is not None] == []
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
 
 
 async def test_a_wrong_client_secret_is_logged_once_and_players_told_plainly(
