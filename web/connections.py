@@ -10,7 +10,12 @@ which it needs for Discord itself (the gateway, REST, the database). So:
   (slowloris); so is one idle that long between requests;
 - at most ``limit`` connections are open at once, and that limit leaves
   ``KEPT_FOR_DISCORD`` descriptors free under the process's limit on open
-  files; one over it is answered 503 and closed at once.
+  files. One over it takes the place of the oldest connection that is idle
+  (waiting for a request: a WebSocket never is), so that nobody can hold the
+  server by reopening connections that ask nothing; only when every one is
+  busy is it answered 503 and closed at once;
+- any one address that is not a trusted proxy holds at most ``per_peer`` of
+  them, by the same rule: past it, its own oldest idle connection goes.
 
 Who sent a request is its peer's address, unless that peer is a trusted
 reverse proxy (``TrustedProxies``): then it is the address that proxy says it
@@ -27,6 +32,7 @@ from collections.abc import Iterable
 from typing import cast
 
 from aiohttp import web
+from aiohttp.web_protocol import RequestHandler
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +43,10 @@ MAX_CONNECTIONS = 4096
 # Descriptors never given to the Activity's visitors: the gateway, REST's pool of
 # connections to Discord, the database and the logs fit well inside.
 KEPT_FOR_DISCORD = 256
+# Any one address that is not a trusted proxy holds at most this share of the
+# connections (and never fewer than PER_PEER_LEAST): a household or an office
+# behind one address needs a few each, a flood from one address no more.
+PER_PEER_SHARE, PER_PEER_LEAST = 8, 16
 FULL_ANSWER = (b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\n"
                b"Content-Length: 0\r\nConnection: close\r\n\r\n")
 
@@ -143,6 +153,23 @@ class TrustedProxies:
         return client_key(found)
 
 
+# --- how many, from where -----------------------------------------------------------------------
+def _idle(handler: RequestHandler) -> bool:
+    """Whether a connection waits for a request, as aiohttp's own keep-alive
+    check tells it: its handler waits for the next message, with none queued
+    and none in progress. aiohttp's private parts: were they ever renamed, no
+    connection would look idle, and the server would refuse rather than evict."""
+    waiter = getattr(handler, "_waiter", None)
+    return (handler.transport is not None and waiter is not None and not waiter.done()
+            and not getattr(handler, "_request_in_progress", True)
+            and not getattr(handler, "_messages", True))
+
+
+def _peer_of(transport: asyncio.BaseTransport) -> Address | None:
+    name = transport.get_extra_info("peername")
+    return address(str(name[0])) if isinstance(name, tuple) and name else None
+
+
 class _Full(asyncio.Protocol):
     """A connection past the limit: told to come back later, and closed."""
 
@@ -153,24 +180,90 @@ class _Full(asyncio.Protocol):
         stream.close()
 
 
+class _Door(asyncio.Protocol):
+    """A new connection, until its peer's address is known: then it is handed
+    to aiohttp's handler, or told the server is full."""
+
+    def __init__(self, listener: CappedListener) -> None:
+        self.listener = listener
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        handler = self.listener.admit(_peer_of(transport))
+        if handler is None:
+            _Full().connection_made(transport)
+            return
+        transport.set_protocol(handler)
+        handler.connection_made(transport)
+
+
 class CappedListener:
     """Listens for ``server`` (an aiohttp low-level server: the app runner's),
-    handing it at most ``limit`` connections at once."""
+    handing it at most ``limit`` connections at once, at most ``per_peer`` of
+    them from any one address but the ``trusted`` proxies'."""
 
-    def __init__(self, server: web.Server, limit: int) -> None:
+    def __init__(self, server: web.Server, limit: int,
+                 trusted: TrustedProxies | None = None, per_peer: int | None = None) -> None:
         self.server = server
         self.limit = limit
+        self.trusted = trusted if trusted is not None else TrustedProxies()
+        self.per_peer = per_peer or max(PER_PEER_LEAST, limit // PER_PEER_SHARE)
         self.turned_away = 0
+        self.evicted = 0
         self._listening: asyncio.Server | None = None
+        # Each untrusted address's connections, oldest first; closed ones are
+        # dropped as the address is looked at again.
+        self._of_peer: dict[str, list[RequestHandler]] = {}
+
+    def admit(self, peer: Address | None) -> RequestHandler | None:
+        """The handler for a new connection from ``peer``, room made for it by
+        closing an idle connection if need be; None when there is no room."""
+        key = None if peer is None or peer in self.trusted else client_key(peer)
+        if key is not None:
+            own = self._open_of(key)
+            if len(own) >= self.per_peer and not self._evict(own):
+                self._turn_away("from one address", self.per_peer)
+                return None
+        connections = self.server.connections
+        open_now = sum(1 for handler in connections if handler.transport is not None)
+        if open_now >= self.limit and not self._evict(connections):
+            self._turn_away("in all", self.limit)
+            return None
+        handler = self.server()
+        if key is not None:
+            self._of_peer.setdefault(key, []).append(handler)
+        return handler
+
+    def _open_of(self, key: str) -> list[RequestHandler]:
+        if len(self._of_peer) > 2 * self.limit:
+            # Addresses that came once and left: forgotten now and then.
+            self._of_peer = {k: [h for h in hs if h.transport is not None]
+                             for k, hs in self._of_peer.items()}
+            self._of_peer = {k: hs for k, hs in self._of_peer.items() if hs}
+        own = [handler for handler in self._of_peer.get(key, ())
+               if handler.transport is not None]
+        self._of_peer[key] = own
+        return own
+
+    def _evict(self, oldest_first: list[RequestHandler]) -> bool:
+        """Close the oldest idle connection of ``oldest_first``; whether there was one."""
+        for handler in oldest_first:
+            if _idle(handler):
+                handler.force_close()
+                self.evicted += 1
+                if self.evicted == 1 or self.evicted % 1000 == 0:
+                    log.warning("the Activity's server is full: %d idle connections closed "
+                                "for new ones so far", self.evicted)
+                return True
+        return False
+
+    def _turn_away(self, where: str, limit: int) -> None:
+        self.turned_away += 1
+        if self.turned_away == 1 or self.turned_away % 1000 == 0:
+            log.warning("the Activity's server is full (%d connections %s, none idle): %d "
+                        "turned away so far", limit, where, self.turned_away)
 
     def _protocol(self) -> asyncio.BaseProtocol:
-        if len(self.server.connections) >= self.limit:
-            self.turned_away += 1
-            if self.turned_away == 1 or self.turned_away % 1000 == 0:
-                log.warning("the Activity's server is full (%d connections): %d turned away "
-                            "so far", self.limit, self.turned_away)
-            return _Full()
-        return self.server()
+        return _Door(self)
 
     async def start(self, host: str, port: int) -> int:
         """Listen; the port listened on (``port`` 0: a free one)."""

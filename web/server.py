@@ -195,7 +195,7 @@ class ActivityServer:
                                      logger=quiet_visitor_log())
         await self._runner.setup()
         assert self._runner.server is not None
-        self._listener = CappedListener(self._runner.server, connection_limit())
+        self._listener = CappedListener(self._runner.server, connection_limit(), self.trusted)
         self.port = await self._listener.start(host, port)
         log.info("the Activity's table is served on http://%s:%s/ (at most %d connections)",
                  host, self.port, self._listener.limit)

@@ -1,9 +1,10 @@
 """What a stranger can hold open or send to the Activity's server, in the real
 bot on the emulator over real sockets: idle and slow connections are closed,
 a socket that never says hello is closed however it pings, pings count, the
-connections are capped below what Discord needs, players behind one proxy
-sign in together, one client's bad sign-ins or bodies leave the others theirs,
-and unreadable input leaves one short log line."""
+connections are capped below what Discord needs and idle ones make room for
+pages, players behind one proxy sign in together, one client's bad sign-ins
+or bodies leave the others theirs, and unreadable input leaves one short log
+line."""
 
 from __future__ import annotations
 
@@ -132,14 +133,15 @@ async def test_a_flood_of_pings_is_closed_like_any_flood(
         assert ws.close_code == 4429
 
 
-async def test_connections_past_the_limit_are_turned_away_and_the_chat_plays_on(
+async def test_busy_connections_past_the_limit_are_turned_away_and_the_chat_plays_on(
     server: Server, launch: LaunchBot, pages: list[Participant], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(web.server, "connection_limit", lambda: 8)
     bot = await launch_with_activity(server, launch)
-    held = [await connect(port_of(bot)) for _ in range(8)]
-    try:
-        await asyncio.sleep(0.1)
+    async with aiohttp.ClientSession() as http:
+        # WebSockets waiting to be told hello: busy, never evicted for a newcomer.
+        held = [await http.ws_connect(f"http://127.0.0.1:{port_of(bot)}/ws")
+                for _ in range(8)]
         extra = await connect(port_of(bot))
         answer = await asyncio.wait_for(asyncio.get_running_loop().sock_recv(extra, 200), 5)
         assert answer.startswith(b"HTTP/1.1 503")
@@ -147,13 +149,29 @@ async def test_connections_past_the_limit_are_turned_away_and_the_chat_plays_on(
         # The chat's door is not the Activity's: a slash command is answered.
         reply = await server.ann.slash(server.channel, "rummy rules")
         assert reply.answered
-    finally:
-        for sock in held:
-            sock.close()
+        for ws in held:
+            await ws.close()
     # Once they are gone, a page opens again.
     await asyncio.sleep(0.2)
     page = await open_page(bot, server, server.ann, pages)
     assert page.state()["type"] == "state"
+
+
+async def test_idle_connections_at_the_limit_make_room_for_a_page(
+    server: Server, launch: LaunchBot, pages: list[Participant], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(web.server, "connection_limit", lambda: 8)
+    bot = await launch_with_activity(server, launch)
+    held = [await connect(port_of(bot)) for _ in range(8)]
+    try:
+        await asyncio.sleep(0.1)
+        # A sign-in, the WebSocket and its hello: each takes an idle one's place.
+        page = await open_page(bot, server, server.ann, pages)
+        assert page.state()["type"] == "state"
+        assert await closed_by_server(held[0], within=1.0)
+    finally:
+        for sock in held:
+            sock.close()
 
 
 def test_the_limit_leaves_descriptors_for_discord() -> None:
