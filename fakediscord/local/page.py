@@ -27,7 +27,7 @@ from ..transcript.messages import message_html, stylesheet
 from ..world import Channel, ChannelType, Message
 from .activity_frame import ActivityFrame
 from .cast import Cast
-from .page_guard import page_guard
+from .page_guard import page_guard, unframed
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +91,7 @@ class WebClient:
     async def start(self, host: str, port: int) -> None:
         opaque = (lambda _request: False) if self.activity is None else self.activity.opaque_launch
         app = web.Application(middlewares=[page_guard(opaque)])
+        app.on_response_prepare.append(unframed)
         app.router.add_get("/", self._index)
         app.router.add_get("/transcript.css", self._transcript_css)
         app.router.add_get("/ws", self._socket)

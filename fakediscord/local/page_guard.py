@@ -15,6 +15,13 @@ around the Activity and its proxy included, must:
   this server to be sent across sites, JSON does (a CORS preflight, which is
   never granted here).
 
+Nor may another site frame the page: as the top-level ancestor of the
+Activity's frame it could navigate that frame to a document of its own, and
+a sandboxed one has the origin ("null") that the Activity's Discord app
+answers. So local play's own pages may be framed by this origin alone, and
+may frame documents of this origin alone (``unframed``); the Activity's
+pages behind the proxy keep the policy Discord's proxy gives them.
+
 One exception: an Activity framed with an opaque origin (sandboxed without
 allow-same-origin, as Discord's iOS app frames it by one report) says
 ``Origin: null``, as a sandboxed frame on any site could. Its requests are
@@ -29,6 +36,8 @@ from collections.abc import Callable
 
 from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
+
+from .activity_frame import PROXIED
 
 JSON = "application/json"
 
@@ -71,6 +80,23 @@ def why_refused(request: web.Request,
     if request.method not in ("GET", "HEAD") and request.content_type != JSON:
         return f"this page takes JSON only, not {request.content_type or 'no type'}"
     return None
+
+
+# Framed by this origin only (the page frames the Activity's frame, which
+# frames the Activity), and framing this origin only: the Activity comes
+# through the page's own proxy, so no other site's document belongs in a frame.
+FRAMING_POLICY = "frame-ancestors 'self'; frame-src 'self'"
+
+
+async def unframed(request: web.Request, response: web.StreamResponse) -> None:
+    """Keeps local play's own pages out of other sites' frames (a response
+    signal: every answer, refusals included), leaving the proxy's answers as
+    Discord's proxy sends them."""
+    if request.path.startswith(PROXIED + "/"):
+        return
+    response.headers.setdefault("Content-Security-Policy", FRAMING_POLICY)
+    # For a browser that knows no frame-ancestors.
+    response.headers.setdefault("X-Frame-Options", "SAMEORIGIN")
 
 
 def page_guard(opaque_launch: OpaqueLaunch = lambda _request: False) -> Middleware:

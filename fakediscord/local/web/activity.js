@@ -4,7 +4,8 @@
 // App SDK's postMessage protocol: the handshake, AUTHORIZE, AUTHENTICATE, the
 // instance's participants and their updates. Every answer has the shape the
 // SDK's own schemas check (a reply that fails them is dropped and the call
-// never returns). Every frame both ways is kept in window.rpcFrames for tests.
+// never returns). Every frame both ways is kept in window.rpcFrames for tests,
+// and every message it did not answer in window.rpcRefused.
 const HANDSHAKE = 0;
 const FRAME = 1;
 const CLOSE = 2;
@@ -23,6 +24,13 @@ const subscriptions = new Set();
 let launch = null;
 let participantsSeen = null; // the participants the Activity was last told of
 let grantedScopes = []; // what the person authorised the Activity to do
+// The frame_id this page launched the Activity with, in the frame's address
+// only: the SDK sends it in its handshake, a document navigated into the frame
+// from elsewhere cannot know it. Nothing is answered before a handshake with
+// it, and a handshake with another one stops the answers until the Activity
+// (reloaded, say) handshakes with it again.
+let frameId = null;
+let handshaken = false;
 
 let layoutMode = 0;
 // The page around calls this as the member leaves the Activity for the chat and
@@ -33,6 +41,7 @@ window.setLayoutMode = (mode) => {
 };
 
 window.rpcFrames = [];
+window.rpcRefused = [];
 window.capturedLogs = [];
 
 async function ask(path, body) {
@@ -142,10 +151,23 @@ async function answer(command) {
   }
 }
 
+// Whether a message from the frame comes from the Activity this page launched.
+// A message names its frame, not the document in it: the frame's policy
+// (frame-src) keeps other origins' documents out, the frame_id the rest.
+function fromTheActivity(opcode, payload) {
+  if (opcode === HANDSHAKE) handshaken = frameId !== null && payload?.frame_id === frameId;
+  return handshaken;
+}
+
 window.addEventListener("message", (event) => {
   if (event.source !== frame.contentWindow || event.origin !== frameOrigin) return;
+  const [opcode, payload] = Array.isArray(event.data) ? event.data : [];
+  if (!fromTheActivity(opcode, payload)) {
+    // No answer at all: an error would tell a stranger what is listening.
+    window.rpcRefused.push(event.data);
+    return;
+  }
   window.rpcFrames.push({ to: "discord", message: event.data });
-  const [opcode, payload] = event.data;
   if (opcode === HANDSHAKE) {
     dispatch("READY", {
       v: 1,
@@ -181,8 +203,9 @@ async function watchParticipants() {
 
 async function start() {
   launch = await ask("api/activity/join", { opaque });
+  frameId = crypto.randomUUID();
   const params = new URLSearchParams({
-    frame_id: crypto.randomUUID(),
+    frame_id: frameId,
     instance_id: launch.instance_id,
     platform,
     guild_id: launch.guild_id,
