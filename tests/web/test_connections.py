@@ -101,7 +101,7 @@ async def ask(port: int, source: str = "127.0.0.1", kept: list[Streams] | None =
             kept.append((reader, writer))
 
 
-async def closed_by_server(reader: asyncio.StreamReader, within: float = 0.5) -> bool:
+async def closed_by_server(reader: asyncio.StreamReader, within: float = 1.0) -> bool:
     try:
         return await asyncio.wait_for(reader.read(), within) == b""
     except TimeoutError:
