@@ -99,8 +99,12 @@ class ShardLeases:
     """The leases one process holds, and how long it may still serve them."""
 
     def __init__(self, url: str, *, ttl: float, shard_count: int | None = None) -> None:
-        self._url = url
-        self._conn: asyncpg.Connection | None = None
+        # Renewals never wait behind anything but the lease work itself: asking
+        # where a shard is served (a page's hello, at whatever rate pages come)
+        # has a connection of its own, so a flood of pages can delay a lookup,
+        # never a renewal.
+        self._leasing = _Link(url, "the shard leases")
+        self._locating = _Link(url, "finding the process of a shard")
         self.ttl = ttl
         self.shard_count = shard_count
         # Each process start is a new holder, so a restarted process never
@@ -113,8 +117,6 @@ class ShardLeases:
         self.revoked = asyncio.Event()
         # Where this process serves the Activity to the others (None: it does not).
         self.web_url: str | None = None
-        # One query at a time on the lease connection.
-        self._one_at_a_time = asyncio.Lock()
 
     @property
     def held(self) -> tuple[int, ...]:
@@ -154,16 +156,6 @@ class ShardLeases:
         self.revoked.set()
         return LeaseLost(f"{what} was refused: another process serves its shard now")
 
-    async def _connection(self, timeout: float) -> asyncpg.Connection:  # noqa: ASYNC109
-        if self._conn is None or self._conn.is_closed():
-            try:
-                self._conn = await asyncpg.connect(self._url, timeout=timeout)
-            except (OSError, TimeoutError, asyncpg.PostgresError) as exc:
-                raise StorageError(
-                    f"cannot reach {shown_url(self._url)} for the shard leases: {exc}"
-                ) from exc
-        return self._conn
-
     async def take(self, shards: Sequence[int], *, all_or_none: bool) -> tuple[int, ...]:
         """Take every shard of ``shards`` whose lease has run out; with
         ``all_or_none``, either all of them or none. The shards newly held."""
@@ -181,7 +173,7 @@ class ShardLeases:
             return taken
 
         try:
-            taken = await self._run("taking the shard leases", attempt, CONNECT_TIMEOUT)
+            taken = await self._leasing.run("taking the shard leases", attempt, CONNECT_TIMEOUT)
         except _NoneTaken:
             return ()
         if taken:
@@ -205,7 +197,7 @@ class ShardLeases:
                                     [self.epochs[s] for s in shards], self.ttl, self.web_url)
             return {int(row[0]) for row in rows}
 
-        kept = await self._run("renewing the shard leases", attempt, timeout)
+        kept = await self._leasing.run("renewing the shard leases", attempt, timeout)
         if kept != set(shards):
             self.revoked.set()
             return False
@@ -226,7 +218,7 @@ class ShardLeases:
             found = await conn.fetchval(SQL_SERVED_AT, shard, self.holder)
             return "" if found is None else str(found)
 
-        return await self._run("finding the process of a shard", attempt, timeout)
+        return await self._locating.run("finding the process of a shard", attempt, timeout)
 
     async def release(self) -> None:
         """Let every lease run out now (a clean stop: a standby takes over at
@@ -236,41 +228,66 @@ class ShardLeases:
         self._serve_until = 0.0
         # Leases this process had stopped serving under are another's, or soon
         # will be: nothing to hand over, and the database may not even answer.
-        if still_mine and held and self._conn is not None and not self._conn.is_closed():
+        if still_mine and held and self._leasing.open:
 
             async def attempt(conn: asyncpg.Connection) -> None:
                 await conn.execute(SQL_RELEASE, self.holder, list(held), list(held.values()))
 
             with contextlib.suppress(StorageError):
-                await self._run("releasing the shard leases", attempt, CONNECT_TIMEOUT)
-        await self._drop()
+                await self._leasing.run("releasing the shard leases", attempt, CONNECT_TIMEOUT)
+        self._leasing.drop()
+        self._locating.drop()
 
-    async def _run(
+
+class _Link:
+    """One connection to the database, one query at a time: a query that fails
+    or does not answer in time cuts it, and the next one connects anew."""
+
+    def __init__(self, url: str, what: str) -> None:
+        self._url = url
+        self._what = what
+        self._conn: asyncpg.Connection | None = None
+        self._one_at_a_time = asyncio.Lock()
+
+    @property
+    def open(self) -> bool:
+        return self._conn is not None and not self._conn.is_closed()
+
+    async def run(
         self,
         what: str,
         body: Callable[[asyncpg.Connection], Awaitable[T]],
         timeout: float,  # noqa: ASYNC109
     ) -> T:
-        """``body`` on the lease connection within ``timeout`` seconds; a
-        connection that failed or did not answer in time is cut, not reused,
-        and the failure is a StorageError."""
+        """``body`` on this connection within ``timeout`` seconds; the failure,
+        whatever it was, is a StorageError."""
         deadline = time.monotonic() + timeout
         try:
             async with asyncio.timeout(timeout):
                 await self._one_at_a_time.acquire()
         except TimeoutError as exc:
-            raise StorageError(f"{what} failed: the lease connection is busy") from exc
+            raise StorageError(f"{what} failed: the connection for {self._what} is busy") from exc
         try:
             conn = await self._connection(max(0.0, deadline - time.monotonic()))
             return await asyncio.wait_for(body(conn), max(0.0, deadline - time.monotonic()))
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             # Cut rather than closed: closing waits on a server that may be gone.
-            await self._drop()
+            self.drop()
             raise StorageError(f"{what} failed: {exc or type(exc).__name__}") from exc
         finally:
             self._one_at_a_time.release()
 
-    async def _drop(self) -> None:
+    async def _connection(self, timeout: float) -> asyncpg.Connection:  # noqa: ASYNC109
+        if self._conn is None or self._conn.is_closed():
+            try:
+                self._conn = await asyncpg.connect(self._url, timeout=timeout)
+            except (OSError, TimeoutError, asyncpg.PostgresError) as exc:
+                raise StorageError(
+                    f"cannot reach {shown_url(self._url)} for {self._what}: {exc}"
+                ) from exc
+        return self._conn
+
+    def drop(self) -> None:
         conn, self._conn = self._conn, None
         if conn is not None and not conn.is_closed():
             conn.terminate()

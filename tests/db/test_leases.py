@@ -205,3 +205,26 @@ async def test_a_save_held_up_by_a_partition_is_refused_once_the_lease_moved_on(
         await old_leases.release()
         await new_leases.release()
         await link.close()
+
+
+async def test_asking_where_shards_are_served_never_holds_up_a_renewal(
+    postgres_server: PostgresServer,
+) -> None:
+    url = await leased_database(postgres_server.new_database())
+    mine, theirs = (ShardLeases(url, ttl=30, shard_count=2) for _ in range(2))
+    theirs.web_url = "http://theirs:8081"
+    try:
+        assert await mine.take([0], all_or_none=True) == (0,)
+        assert await theirs.take([1], all_or_none=True) == (1,)
+        guild_of_shard_1 = 1 << 22
+        # Pages flood this process, each asking where their server is played...
+        lookups = [asyncio.create_task(mine.served_at(guild_of_shard_1, 30.0))
+                   for _ in range(1500)]
+        await asyncio.sleep(0)
+        # ... and the renewal, which keeps it serving, does not wait behind them.
+        assert await mine.renew(0.1)
+        assert set(await asyncio.gather(*lookups)) == {"http://theirs:8081"}
+        assert await mine.served_at(0, 1.0) is None
+    finally:
+        for leases in (mine, theirs):
+            await leases.release()
