@@ -10,6 +10,8 @@ is imported by the bot itself.
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
 import secrets
 import socket
 from collections.abc import Callable
@@ -20,6 +22,8 @@ from ..world import World
 from .cast import Cast, find_the_cast, seat_the_cast
 from .page import WebClient
 from .snapshot import load_world, save_world
+
+log = logging.getLogger(__name__)
 
 BOT_NAME = "Rummy"
 
@@ -48,6 +52,9 @@ class LocalPlay:
         self.on_reset: Callable[[], None] = lambda: None
         self.reset_requested = False
         self._save: asyncio.TimerHandle | None = None
+        # A saved world was there and could not be read: the bot's database holds
+        # games in channels of that world, which the fresh one does not have.
+        self.world_set_aside = False
 
     @staticmethod
     def _stand_in(world: World | None) -> FakeDiscord:
@@ -57,7 +64,9 @@ class LocalPlay:
                            record=False, world=world)
 
     async def start(self) -> LocalPlay:
+        saved = self.snapshot is not None and self.snapshot.exists()
         kept = load_world(self.snapshot) if self.snapshot is not None else None
+        self.world_set_aside = saved and kept is None
         if kept is not None:
             self.emu = self._stand_in(kept)
         await self.emu.start()
@@ -110,7 +119,11 @@ class LocalPlay:
 
     def bot_environment(self, database: Path) -> dict[str, str]:
         """What the bot is told instead of Discord's addresses and a real token:
-        the stand-in's, and a database of local play's own."""
+        the stand-in's, and a database of local play's own. After a world that
+        could not be read, that database is set aside first (``_orphaned``)."""
+        if self.world_set_aside:
+            _orphaned(database)
+            self.world_set_aside = False
         return {
             "DISCORD_TOKEN": self.emu.token,
             "DISCORD_API_BASE": self.emu.api_base,
@@ -122,6 +135,21 @@ class LocalPlay:
             "WEB_HOST": "127.0.0.1",
             "WEB_PORT": str(self.activity_port),
         }
+
+
+def _orphaned(database: Path) -> None:
+    """Sets aside the bot's database of a world that could not be read, as
+    Reset wipes it with its world: its live tables are in channels nobody can
+    reach any more, and would stay live for good. It is kept beside, with
+    SQLite's files, for whoever wants the games in it."""
+    aside = database.with_name(database.name + ".orphaned")
+    for suffix in ("", "-wal", "-shm"):
+        source = Path(f"{database}{suffix}")
+        if source.exists():
+            os.replace(source, Path(f"{aside}{suffix}"))
+            os.chmod(Path(f"{aside}{suffix}"), 0o600)
+    log.warning("local play's saved server could not be read, so its games cannot go on: "
+                "the bot starts with an empty database; the old one is kept as %s", aside)
 
 
 def _free_port() -> int:

@@ -6,8 +6,11 @@ The world is written beside local play's database as JSON (``FORMAT``), and
 read back by the declared types of the stand-in's own records: reading the
 file builds users, channels and messages, and can do nothing else. It holds
 the application's client secret, so only its owner may read it (mode 0600).
-A file from another format, or one damaged, is set aside with one line and
-local play starts afresh.
+A world the release before saved (a pickle) is read once, safely
+(``old_world``), and saved again as JSON in its place: the game in progress
+goes on. A file from another format, or one damaged, is set aside, readable
+by its owner alone (it may hold the secret), with one line, and local play
+starts afresh.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from ..models import (
 )
 from ..oauth import OAuthGrants
 from ..world import SnowflakeFactory, World
+from .old_world import PICKLE_START, old_world
 
 log = logging.getLogger(__name__)
 
@@ -236,8 +240,9 @@ def load_world(path: Path) -> World | None:
         text = path.read_bytes()
     except FileNotFoundError:
         return None
+    pickled = text.startswith(PICKLE_START)
     try:
-        data = json.loads(text)
+        data = {"format": FORMAT, "world": old_world(text)} if pickled else json.loads(text)
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             found = data.get("format") if isinstance(data, dict) else None
             raise Unreadable(f"it is not a {FORMAT} file (format {found!r})")
@@ -245,7 +250,13 @@ def load_world(path: Path) -> World | None:
     except (ValueError, KeyError, TypeError) as error:
         aside = path.with_name(path.name + ".unreadable")
         os.replace(path, aside)
+        os.chmod(aside, 0o600)  # an old pickle was its owner's and anyone's to read
         log.warning("local play's saved server could not be read (%s): starting afresh; "
                     "the file is kept as %s", str(error)[:200], aside)
         return None
+    if pickled:
+        # In its place at once: the pickle, readable by anyone, held the secret.
+        save_world(world, path)
+        log.info("local play's server saved by an earlier version was read and saved "
+                    "again as %s", FORMAT)
     return world
