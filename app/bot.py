@@ -183,9 +183,9 @@ class RummyBot(commands.AutoShardedBot):
                 "remove DISCORD_CLIENT_ID (or set it to that id).")
         api = ActivityApi(self, client_id, settings.client_secret)
         leases = self.leases
+        relays = None if leases is None else relays_for(leases, settings.client_secret)
         server = ActivityServer(self.game.door, self.game.watchers, api,
-                                Sessions(settings.client_secret),
-                                None if leases is None else relays_for(leases))
+                                Sessions(settings.client_secret), relays)
         await server.start(settings.host, settings.port, settings.trusted_proxies)
         self.activity_server = server
         if leases is not None and server.port is not None:

@@ -4,7 +4,9 @@ A member may have the table open on a few devices at once (a desktop and a
 phone, and a page reconnecting), never forty: past ``PAGES_PER_MEMBER`` the
 oldest of their pages is closed, told why, and does not reconnect by itself.
 All of a member's pages draw on one allowance of frames (``MEMBER_BURST``
-then ``MEMBER_RATE`` a second), so opening more pages never buys more.
+then ``MEMBER_RATE`` a second), so opening more pages never buys more, and
+on one allowance of hellos (``HELLO_BURST`` then ``HELLO_RATE``), so neither
+does opening and closing them in a loop.
 """
 
 from __future__ import annotations
@@ -17,6 +19,11 @@ from .limits import Bucket, KeyedBuckets
 PAGES_PER_MEMBER = 3
 MEMBER_BURST = 24
 MEMBER_RATE = 10.0
+# Hellos of one member's pages: a few devices and reconnects at once, then one a
+# second. Each hello may ask Discord (is the member in the instance?) and the
+# database (which process serves the server?); a loop of them must not.
+HELLO_BURST = 10
+HELLO_RATE = 1.0
 
 
 class Page(Protocol):
@@ -37,10 +44,15 @@ class OpenPages:
         self._of_member: dict[int, list[Page]] = {}
         self._in_instance: dict[str, set[Page]] = {}
         self._allowances: KeyedBuckets[int] = KeyedBuckets(MEMBER_BURST, MEMBER_RATE)
+        self._hellos: KeyedBuckets[int] = KeyedBuckets(HELLO_BURST, HELLO_RATE)
 
     def allowance(self, user_id: int) -> Bucket:
         """The frames all of the member's pages share."""
         return self._allowances.of(user_id)
+
+    def hello_allowed(self, user_id: int) -> bool:
+        """Whether the member may open one more page now."""
+        return self._hellos.take(user_id)
 
     def opened(self, page: Page) -> list[Page]:
         """Count ``page`` in; the member's older pages it pushes over the limit,

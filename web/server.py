@@ -50,7 +50,7 @@ from .connections import (
 )
 from .limits import Bucket, KeyedBuckets
 from .pages import OpenPages
-from .relay import Relays, relayed
+from .relay import Relays
 from .sessions import Session, Sessions
 from .socket import MAX_FRAME, NOT_IN_INSTANCE, Participant, SeenIntents
 from .visitor_log import quiet_visitor_log
@@ -347,13 +347,20 @@ class ActivityServer:
                 await page.end(NOT_IN_INSTANCE, "you are not in this activity")
 
     # --- playing ---------------------------------------------------------------------
+    def _relays_for(self, request: web.Request) -> Relays | None:
+        """None where the page is played here whatever its server: a connection
+        another process of the bot relayed is never relayed again."""
+        if self.relays is None or self.relays.vouched(request):
+            return None
+        return self.relays
+
     async def socket(self, request: web.Request) -> web.WebSocketResponse:
         # Pings are answered by web.socket, counted like any frame.
         ws = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=20.0, autoping=False)
         await ws.prepare(request)
         participant = Participant(ws, self.door, self.watchers, self.sessions, self.seen,
                                   self.in_instance, self.pages, self.participants_changed,
-                                  None if relayed(request) else self.relays)
+                                  self._relays_for(request))
         self.participants.add(participant)
         try:
             await participant.run()

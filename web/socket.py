@@ -14,7 +14,8 @@ closed, however it keeps the line busy. A page that sends too much, too fast
 or what is not JSON is closed with a reason, sent first as a ``closing``
 frame, since Discord's proxy may not pass a close code on; a well-formed
 intent the game refuses is answered with the reason in the player's language
-and changes nothing.
+and changes nothing. A member's hellos are limited too, before anything is
+asked of Discord or the database: reconnecting in a loop buys nothing.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ from presentation.page_protocol import (
 
 from .limits import Bucket
 from .pages import OpenPages
-from .relay import TRY_AGAIN, Relays, carry_down
+from .relay import TRY_AGAIN, PeerBusy, Relays, carry_down
 from .sessions import Session, SessionRefused, Sessions
 
 log = logging.getLogger(__name__)
@@ -212,7 +213,8 @@ class Participant:
                 raise _Closing(BAD_FRAME, "frames are JSON text")
             try:
                 data = json.loads(message.data)
-            except ValueError:
+            except (ValueError, RecursionError):
+                # RecursionError: nested deeper than the parser goes, in 2 KiB.
                 raise _Closing(BAD_FRAME, "frames are JSON text") from None
             if not isinstance(data, dict):
                 raise _Closing(BAD_FRAME, "a frame is a JSON object")
@@ -229,9 +231,19 @@ class Participant:
             session = self.sessions.read(data.get("session"))
         except SessionRefused as refused:
             raise _Closing(SESSION_REFUSED, str(refused)) from None
-        if not await self.in_instance(session, HELLO_FRESH):
+        if not self.pages.hello_allowed(session.user_id):
+            raise _Closing(TOO_FAST, "too many connections: wait a moment")
+        if not await self.in_instance(session, self._fresh(HELLO_FRESH, session)):
             raise _Closing(NOT_IN_INSTANCE, "you are not in this activity")
         return session
+
+    def _fresh(self, wanted: float, session: Session) -> float:
+        """How old Discord's word on the instance may be, for ``session``: never
+        older than its sign-in, which found the member there. Another process
+        may have signed them in a moment ago while this one still holds the
+        list from before they came."""
+        issued = session.expires - self.sessions.lifetime
+        return max(0.0, min(wanted, time.time() - issued))
 
     async def _read_intents(self) -> None:
         session = self.session
@@ -264,7 +276,7 @@ class Participant:
                     await self._send({"type": DUPLICATE, "seq": seq})
                     await self._send_state()
                     continue
-                if not await self.in_instance(session, MOVE_FRESH):
+                if not await self.in_instance(session, self._fresh(MOVE_FRESH, session)):
                     raise _Closing(NOT_IN_INSTANCE, "you are not in this activity")
                 self.seen.played(session, seq)
                 answer = await self.door.act(session.user_id, session.channel_id,
@@ -273,29 +285,67 @@ class Participant:
 
     async def _relay(self, peer: str) -> None:
         """Carry the page to the process serving its server (``web.relay``):
-        its frames up, within this page's allowance, and the pictures down."""
+        its frames up, within this page's allowance, and the pictures down.
+        The page is read from the start: one that leaves (or is closed for
+        another of its member's pages) while the handshake runs takes the
+        handshake with it, and what it sent meanwhile goes up after the hello."""
         assert self.relays is not None
+        up: asyncio.Queue[dict[str, Any] | _Closing | None] = asyncio.Queue()
+        reader = asyncio.create_task(self._read_into(up))
+        reaching = asyncio.create_task(self.relays.connect(peer))
         try:
-            upstream = await self.relays.connect(peer)
-        except (aiohttp.ClientError, OSError, TimeoutError) as error:
-            log.warning("could not relay a page to %s: %s", peer, error)
-            await self.end(TRY_AGAIN, "the table's server cannot be reached: reconnecting")
+            await asyncio.wait({reaching, reader}, return_when=asyncio.FIRST_COMPLETED)
+            if not reaching.done():
+                reaching.cancel()
+                await asyncio.gather(reaching, return_exceptions=True)
+                await self._stop_relaying(up)
+                return
+            try:
+                upstream = reaching.result()
+            except (aiohttp.ClientError, OSError, TimeoutError, PeerBusy) as error:
+                self.relays.failed(peer, error)
+                await self.end(TRY_AGAIN, "the table's server cannot be reached: reconnecting")
+                return
+            await self._carry_up(upstream, up)
+        finally:
+            reader.cancel()
+            await asyncio.gather(reader, return_exceptions=True)
+
+    async def _read_into(self, up: asyncio.Queue[dict[str, Any] | _Closing | None]) -> None:
+        """The page's frames, in order, ending with None (it closed) or the
+        reason it is to be closed."""
+        try:
+            while (data := await self._receive()) is not None:
+                up.put_nowait(data)
+        except _Closing as closing:
+            up.put_nowait(closing)
             return
+        up.put_nowait(None)
+
+    async def _carry_up(self, upstream: aiohttp.ClientWebSocketResponse,
+                        up: asyncio.Queue[dict[str, Any] | _Closing | None]) -> None:
         down = asyncio.create_task(carry_down(upstream, self.ws))
         try:
             await upstream.send_str(json.dumps({"type": HELLO, "session": self._token}))
             while not upstream.closed:
-                data = await self._receive()
-                if data is None:
+                data = await up.get()
+                if not isinstance(data, dict):
+                    up.put_nowait(data)
+                    await self._stop_relaying(up)
                     break
                 await upstream.send_str(json.dumps(data, separators=(",", ":")))
-        except _Closing as closing:
-            await self.end(closing.code, closing.reason)
         except ConnectionError:
             pass  # the serving process went: carry_down tells the page
         finally:
             await upstream.close()
             await asyncio.gather(down, return_exceptions=True)
+
+    async def _stop_relaying(self, up: asyncio.Queue[dict[str, Any] | _Closing | None]) -> None:
+        """The page's reading ended: close it with its reason, if it broke a rule."""
+        while not up.empty():
+            last = up.get_nowait()
+            if isinstance(last, _Closing):
+                await self.end(last.code, last.reason)
 
     async def _answer(self, answer: Answer, seq: int) -> None:
         await self._send(answer_frame(answer, seq))

@@ -70,9 +70,9 @@ class Participant:
                 self.frames.append(json.loads(message.data))
         self.closed = (self.ws.close_code, "")
 
-    async def wait_closed(self) -> int | None:
+    async def wait_closed(self, limit: float = 5.0) -> int | None:
         assert self._reader is not None
-        await asyncio.wait_for(self._reader, 5)
+        await asyncio.wait_for(self._reader, limit)
         assert self.closed is not None
         return self.closed[0]
 

@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import aiohttp
+
 from bot import RummyBot
 from fakediscord import Actor
 from tests.bench.load_process import BotProcess
@@ -280,7 +282,8 @@ async def test_a_page_is_never_relayed_twice_and_an_unreachable_process_means_tr
         asked.append(guild_id)
         return f"http://127.0.0.1:{free_port()}"
 
-    bot.activity_server.relays = Relays(elsewhere)
+    secret = server.emu.world.client_secret
+    bot.activity_server.relays = Relays(elsewhere, secret)
     pages: list[Participant] = []
     try:
         instance = server.emu.world.launch_activity(server.ann.id, server.channel.id)
@@ -296,22 +299,129 @@ async def test_a_page_is_never_relayed_twice_and_an_unreachable_process_means_tr
             asked.append(guild_id)
             return ""
 
-        bot.activity_server.relays = Relays(nobody_yet)
+        relays = bot.activity_server.relays = Relays(nobody_yet, secret)
         waiting = Participant(bot, server.emu, server.ann)
         pages.append(waiting)
         await waiting.connect(page.session)
         assert await waiting.wait_closed() == TRY_AGAIN
         assert [f["type"] for f in waiting.frames] == ["closing"]
         assert asked == [server.guild.id] * 2
+        # Anybody's claim to be another process is no proof: the page is handled as
+        # any other (here: try again), never shown a table this process does not
+        # play. Signed with another bot's secret, or a minute old, neither.
+        stranger = Relays(nobody_yet, "another bot's secret")
+        for claim in ("1", relays.vouch(time.time() - 120), stranger.vouch(),
+                      relays.vouch()[:-1] + "é"):
+            forged = Participant(bot, server.emu, server.ann)
+            pages.append(forged)
+            await forged.connect(page.session, headers={RELAYED: claim})
+            assert await forged.wait_closed() == TRY_AGAIN, claim
+            assert [f["type"] for f in forged.frames] == ["closing"]
+        assert asked == [server.guild.id] * 6
         # A connection another process opened for a page is served here, whatever
         # the lease says: a lease that moved meanwhile cannot bounce it around.
         again = Participant(bot, server.emu, server.ann)
         pages.append(again)
         again.session = page.session
-        await again.connect(headers={RELAYED: "1"})
+        await again.connect(headers={RELAYED: relays.vouch()})
         await again.until(lambda: any(f["type"] == "state" for f in again.frames),
                           "the table, served here")
-        assert again.state()["stage"] == "playing" and asked == [server.guild.id] * 2
+        assert again.state()["stage"] == "playing" and asked == [server.guild.id] * 6
     finally:
         for open_page in pages:
             await open_page.close()
+
+
+async def reconnect_loops(base: str, session: str, loops: int, seconds: float) -> int:
+    """One member's connect, hello and close, in ``loops`` loops at once for
+    ``seconds``, as fast as the process answers; the hellos sent."""
+    sent = 0
+    deadline = time.monotonic() + seconds
+    async with aiohttp.ClientSession() as http:
+
+        async def loop() -> None:
+            nonlocal sent
+            while time.monotonic() < deadline:
+                try:
+                    async with http.ws_connect(f"{base}/ws") as ws:
+                        await ws.send_str(json.dumps({"type": "hello", "session": session}))
+                        sent += 1
+                        await ws.receive(timeout=5)
+                except (aiohttp.ClientError, TimeoutError):
+                    await asyncio.sleep(0.01)
+
+        await asyncio.gather(*(loop() for _ in range(loops)))
+    return sent
+
+
+async def test_a_member_flooding_another_process_and_a_frozen_holder_strand_nobody(
+    server: Server, postgres_server: PostgresServer, tmp_path: Path
+) -> None:
+    emu = server.emu
+    emu.world.enable_activities()
+    tables = tables_on_shards(server, 2)
+    url = postgres_server.new_database()
+    ports = {name: free_port() for name in ("zero", "one")}
+
+    def base(name: str) -> str:
+        return f"http://127.0.0.1:{ports[name]}"
+
+    bots: dict[str, BotProcess] = {}
+    pages: list[Participant] = []
+    try:
+        # Leases as long as in production: a process that stops renewing still
+        # serves for most of half a minute, so a freeze of a few seconds costs
+        # it nothing, and only a renewal refused for good would make it step down.
+        for name, shard in (("zero", "0"), ("one", "1")):
+            bots[name] = await BotProcess.start(
+                emu, tmp_path / "unused", tmp_path / f"{name}.log", log_level="INFO",
+                extra_env={"DATABASE_URL": url, "SHARD_COUNT": "2", "SHARD_IDS": shard,
+                           "LEASE_TTL": "30", "DISCORD_CLIENT_SECRET": emu.world.client_secret,
+                           "WEB_HOST": "127.0.0.1", "WEB_PORT": str(ports[name])})
+        await emu._wait_until(lambda: connected_shards(server) == {0, 1}, 60)
+        for name in ("zero", "one"):
+            await until_logged(bots[name], "the Activity's table is served")
+        channel, players = tables[1]
+        mover = await deal_and_draw(channel, players)
+        instance = emu.world.launch_activity(mover.actor.id, channel.id)
+        page = await signed_in(base("zero"), server, mover.actor, instance.instance_id, pages)
+
+        # One member reconnects in 40 loops at the process that does not play
+        # their server: it keeps renewing its own leases, and says so once.
+        hellos = await reconnect_loops(base("zero"), page.session, loops=40, seconds=5.0)
+        print(f"\n{hellos} hellos in 5 s at the process that relays")
+        assert bots["zero"].process.returncode is None
+        zero_log = bots["zero"].log_path.read_text(errors="replace")
+        assert "cannot confirm the shard leases" not in zero_log
+        assert zero_log.count("cannot tell which process") <= 1
+        await asyncio.sleep(1.5)  # the member's allowance of hellos refills a little
+        await first_state(page)
+        assert page.state()["stage"] == "playing"
+
+        # The process that plays the server freezes: the relayed page is closed
+        # to try again rather than left open with nothing coming, and so is a
+        # page that comes meanwhile.
+        bots["one"].process.send_signal(signal.SIGSTOP)
+        try:
+            assert await page.wait_closed(15) == TRY_AGAIN
+            newcomer = Participant(base("zero"), emu, mover.actor)
+            pages.append(newcomer)
+            await newcomer.connect(page.session)
+            assert await newcomer.wait_closed(15) == TRY_AGAIN
+            assert [f["type"] for f in newcomer.frames] == ["closing"]
+        finally:
+            bots["one"].process.send_signal(signal.SIGCONT)
+        # Thawed, it serves the page again, the same table.
+        again = Participant(base("zero"), emu, mover.actor)
+        pages.append(again)
+        await first_state(again, page.session)
+        assert sorted(again.state()["hand"]) == sorted(page.state()["hand"])
+    finally:
+        for page_open in pages:
+            await page_open.close()
+        for bot in bots.values():
+            await bot.stop()
+    # Processes starting together race to upload the card faces: the loser of
+    # each race is refused, and takes the winner's emoji.
+    others = [p for p in emu.take_problems() if "APPLICATION_EMOJI_NAME_ALREADY_TAKEN" not in p]
+    assert others == []
