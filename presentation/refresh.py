@@ -120,9 +120,13 @@ class TableRefresher:
         self._mark(table, None, move=True)
 
     def _mark(self, table: Table, override: Layout | None, *, move: bool = False) -> None:
-        if table.message_id is None and not move:
-            return
         pending = self._pending.get(table.channel_id)
+        on_its_way = pending is not None and pending.table is table
+        if table.message_id is None and not move and not on_its_way:
+            # No message to redraw, and none on its way. One being posted (a
+            # lobby or rematch the Activity opened) is redrawn once it is there:
+            # a computer's move made meanwhile would otherwise never show.
+            return
         if pending is None or pending.table is not table:
             pending = _Pending(table)
             self._pending[table.channel_id] = pending

@@ -168,7 +168,9 @@ async def test_a_rematch_against_a_computer_who_moves_first_is_played_from_the_a
     player.settle = bot.game.tasks.wait_idle
     await play_match(bot, server, [player])
     await ann.until(lambda: ann.state()["stage"] == "finished", "the match's end")
-    # Nobody to wait for: the rematch is dealt at once, and Ada moves first again.
+    # Nobody to wait for: the rematch is dealt at once, and Ada moves first again,
+    # while its table is still being posted in the channel (Discord is slow).
+    posting = server.emu.slow_down("POST /channels/*/messages", 0.5)
     assert (await ann.send("rematch"))["type"] == "done"
     table = bot.game.tables.get(server.channel.id)
     assert table is not None and table.match is not None
@@ -177,3 +179,9 @@ async def test_a_rematch_against_a_computer_who_moves_first_is_played_from_the_a
     await ann.until(lambda: my_turn(ann), "Ann's turn in the rematch, once Ada played hers")
     assert any(e.player == "cpu1" and e.kind == "discard" for e in public_record(table).events)
     assert bot.game.automation.timers(), "Ann's turn has no clock"
+    # The channel's table, posted after Ada's move was made, shows it all the same.
+    await bot.game.tasks.wait_idle()
+    assert posting.hits == 1
+    shown = table_message(server.emu, server.channel).text().splitlines()
+    turn_line = next(i for i, line in enumerate(shown) if line.startswith("▶️"))
+    assert "**Ann**" in shown[turn_line - 1] and "Ada discarded" in shown[-1], shown
