@@ -30,6 +30,11 @@ DONE, REFUSED, HINT, WHY, LOG, DUPLICATE, ERROR = (
 ANSWERS = (DONE, REFUSED, HINT, WHY, LOG, DUPLICATE, ERROR)
 # Answers that change nothing: the picture the page has stays true.
 LOOKS = frozenset({WHY, LOG, HINT})
+# A quick reaction at the table: the page sends REACT with one of EMOTES, and
+# every page of the channel is sent REACTION naming who sent it; a reaction
+# refused (sent too often) comes back to its sender alone, marked refused.
+REACT, REACTION = "react", "reaction"
+EMOTES = ("👍", "😂", "😮", "😢", "🎉", "🔥")
 
 # Why a connection is closed (4000-4999 are the application's own codes).
 CLOSE_CODES = {
@@ -139,6 +144,7 @@ def described() -> dict[str, Any]:
         "VERSION": VERSION,
         "OPS": {op: op for op in sorted(INTENTS)},
         "FRAMES": {name.upper(): name for name in (HELLO, INTENT, PARTICIPANTS, STATE,
-                                                   CLOSING, *ANSWERS)},
+                                                   CLOSING, *ANSWERS, REACT, REACTION)},
+        "EMOTES": list(EMOTES),
         "CLOSE": {name.upper(): code for name, code in CLOSE_CODES.items()},
     }

@@ -16,6 +16,7 @@ frame, since Discord's proxy may not pass a close code on; a well-formed
 intent the game refuses is answered with the reason in the player's language
 and changes nothing. A member's hellos are limited too, before anything is
 asked of Discord or the database: reconnecting in a loop buys nothing.
+A quick reaction (``web.reactions``) goes beside the game, not through it.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ from presentation.page_protocol import (
     INTENT,
     LOOKS,
     PARTICIPANTS,
+    REACT,
+    REACTION,
     Answer,
     Intent,
     answer_frame,
@@ -49,6 +52,7 @@ from presentation.page_protocol import (
 
 from .limits import Bucket
 from .pages import OpenPages
+from .reactions import Reactions
 from .relay import TRY_AGAIN, PeerBusy, Relays, carry_down
 from .sessions import Session, SessionRefused, Sessions
 
@@ -115,6 +119,7 @@ class Participant:
         pages: OpenPages,
         participants_changed: ParticipantsChanged,
         relays: Relays | None = None,
+        reactions: Reactions | None = None,
     ) -> None:
         self.ws = ws
         self.door = door
@@ -126,6 +131,8 @@ class Participant:
         self.participants_changed = participants_changed
         # None: this page's server is played here, or the page came relayed.
         self.relays = relays
+        self.reactions = reactions if reactions is not None else Reactions.of(pages)
+        self._telling: set[asyncio.Task[None]] = set()  # reactions on their way out
         self.bucket = Bucket(BURST, RATE)
         self.shared: Bucket | None = None  # the member's, once known
         self.session: Session | None = None
@@ -167,6 +174,7 @@ class Participant:
             return
         channel = self.session.channel_id
         self.watchers.watch(channel, self._table_changed)
+        self.reactions.listen(channel, self._tell)
         pusher = asyncio.create_task(self._push_changes())
         try:
             await self._send_state()
@@ -176,6 +184,7 @@ class Participant:
         finally:
             self.pages.closed(self)
             self.watchers.unwatch(channel, self._table_changed)
+            self.reactions.unlisten(channel, self._tell)
             pusher.cancel()
             await asyncio.gather(pusher, return_exceptions=True)
 
@@ -257,6 +266,12 @@ class Participant:
             if data.get("type") == PARTICIPANTS:
                 # The page saw someone come or go: Discord is asked who is left.
                 self.participants_changed(session)
+                continue
+            if data.get("type") == REACT:
+                # Beside the game, not through it: no lock, no save, no seq.
+                sent = self.reactions.send(session.channel_id, session.user_id, data.get("emote"))
+                if sent is False:
+                    await self._send({"type": REACTION, "refused": True})
                 continue
             if data.get("type") != INTENT:
                 await self._send({"type": ERROR, "text": "unknown frame type"})
@@ -353,6 +368,17 @@ class Participant:
             await self._send_state()
 
     # --- out -------------------------------------------------------------------------
+    def _tell(self, frame: dict[str, Any]) -> None:
+        """A reaction for this page, sent on its own: the sender's loop goes on
+        at once, whatever this page's connection is like."""
+        task = asyncio.get_running_loop().create_task(self._send_quietly(frame))
+        self._telling.add(task)
+        task.add_done_callback(self._telling.discard)
+
+    async def _send_quietly(self, frame: dict[str, Any]) -> None:
+        with contextlib.suppress(ConnectionError):
+            await self._send(frame)
+
     def _table_changed(self, _channel_id: int) -> None:
         self._changed.set()
 
