@@ -18,7 +18,14 @@ MODE:
 - ``slowloris``: ``--connections`` connections that send a request's headers
   a few bytes at a time and never finish;
 - ``pings``: ``--connections`` WebSockets that never say hello but ping every
-  4 s, and one more that pings as fast as it can.
+  4 s, and one more that pings as fast as it can;
+- ``relay-flood``, ``relay-frozen``, ``relay120``: the bot sharded over two
+  processes on one PostgreSQL, a page relayed from one to the other: a
+  member's reconnect loops at the process that relays, the process that plays
+  the server frozen, 120 pages relayed at once (``tests.bench.attack_relay``:
+  its modes ``flood``, ``frozen`` and ``relay120``, with its options);
+- ``signin``, ``together``, ``rotate``, ``idleflood``: the way in, signing in
+  and connecting (``tests.bench.attack_signin``, with its options).
 
 ``--nofile N`` starts the bot with that limit on open files, soft and hard
 (as systemd's LimitNOFILE=1024 sets them). ``--bot-root DIR`` runs the bot
@@ -49,12 +56,16 @@ import aiohttp
 from fakediscord.server import FakeDiscord
 from fakediscord.world import Interaction
 
+from . import attack_relay, attack_signin
 from .activity import Page, free_port, start_heads_up
 from .load import LoadOptions, LoadTable, Scene, _run_table, make_emulator, probe
 from .load_players import LoadPlayer
 from .load_process import BotProcess
 
 MODES = ("hints", "idle", "slowloris", "pings")
+# Modes another module measures: this one's name for it, and that module's.
+RELAY_MODES = {"relay-flood": "flood", "relay-frozen": "frozen", "relay120": "relay120"}
+SIGNIN_MODES = {mode: mode for mode in attack_signin.MODES}
 CALM = 15.0
 REFUSALS: dict[str, int] = {}  # seconds the others play with nobody attacking, for the comparison
 
@@ -412,9 +423,22 @@ async def run(options: Options) -> None:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+def elsewhere(argv: list[str]) -> int | None:
+    """Run a mode another module measures, with the rest of the command line
+    (``--bot-root`` among it) as that module reads it; None for this one's."""
+    for at, word in enumerate(argv):
+        for modes, entry in ((RELAY_MODES, attack_relay.main), (SIGNIN_MODES, attack_signin.main)):
+            if word in modes:
+                return entry([*argv[:at], modes[word], *argv[at + 1:]])
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if (code := elsewhere(argv)) is not None:
+        return code
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("mode", choices=MODES)
+    parser.add_argument("mode", choices=MODES + tuple(RELAY_MODES) + tuple(SIGNIN_MODES))
     parser.add_argument("--others", type=int, default=Options.others)
     parser.add_argument("--think", type=float, default=Options.think)
     parser.add_argument("--pages", type=int, default=Options.pages)
