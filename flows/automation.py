@@ -15,13 +15,15 @@ import time
 from engine import Action, Card, Discard, HandView, LayOff, MeldCards, RummyError
 from engine.ai import choose_action, timeout_action
 from presentation.hand_messages import HandMessages
-from presentation.i18n import N_, NP_, _, speaking
+from presentation.i18n import N_, NP_, speaking
 from presentation.notify import Notifier
 from presentation.refresh import TableRefresher
+from presentation.render import log_text
 from presentation.table_message import cancelled_layout
 from tables import (
     MISSED_TURNS_BEFORE_AUTOPILOT,
     NOT_SAVED,
+    LogLine,
     NotSaved,
     Stage,
     Table,
@@ -279,14 +281,15 @@ class Automation:
             # while this waited for it.
             if self.tables.get(table.channel_id) is not table or not self._expired(table, now):
                 return
+            why = LogLine.of(
+                N_("Nobody started this game, so the lobby closed.")
+                if table.stage is Stage.LOBBY
+                else N_("Nobody played for a long while, so the game was ended as abandoned.")
+            )
             with speaking(table.language):  # the public table
-                reason = (
-                    _("Nobody started this game, so the lobby closed.")
-                    if table.stage is Stage.LOBBY
-                    else _("Nobody played for a long while, so the game was ended as abandoned.")
-                )
+                reason = log_text(why)
             try:
-                await self.work.close(table)
+                await self.work.close(table, why)
             except NotSaved:
                 log.error("%s (in channel %s)", NOT_SAVED, table.channel_id)
                 return

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import discord
 
-from presentation.i18n import _, speaking
+from presentation.i18n import N_, _, speaking
 from presentation.refresh import TableRefresher
 from presentation.table_message import ended_layout
-from tables import NotSaved, TableWork
-from tables.names import shown_name
+from tables import LogLine, NotSaved, TableWork
+from tables.names import plain_name, shown_name
 from transport.private import Interaction
 
 from .router import refusal_text, refuse
+
+# What the Activity's pages still open on the game say happened to it.
+ENDED_BY = N_("{who} ended the game.")
 
 
 class Ending:
@@ -40,9 +43,10 @@ class Ending:
             if self.tables.get(table.channel_id) is not table:
                 await refuse(interaction, _("That game has just ended."))
                 return
-            who = shown_name(getattr(member, "display_name", member.name))
+            named = getattr(member, "display_name", member.name)
+            who = shown_name(named)
             try:
-                await self.work.close(table)
+                await self.work.close(table, LogLine.of(ENDED_BY, who=plain_name(named)))
             except NotSaved as refusal:
                 await refuse(interaction, refusal_text(refusal))
                 return

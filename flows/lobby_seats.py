@@ -17,7 +17,7 @@ from presentation.labels import REMATCH_LABEL
 from presentation.notify import Notifier
 from presentation.refresh import TableRefresher
 from presentation.table_message import cancelled_layout
-from tables import MAX_SEATS, MIN_SEATS, Refusal, Seat, Stage, Table, TableWork
+from tables import MAX_SEATS, MIN_SEATS, LogLine, Refusal, Seat, Stage, Table, TableWork
 from tables.names import plain_name
 
 from .config import GameConfig
@@ -28,6 +28,8 @@ ALREADY_STARTED = N_("This game has already started.")
 COMPUTER_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Claude")
 COMPUTER_LEVELS = ("easy", "hard", "expert")
 
+# What the Activity's pages still open on the lobby say happened to it.
+CANCELLED_BY = N_("{who} cancelled the lobby.")
 GAME_OPEN_HERE = N_("A game is already open in this channel.")
 NOT_AT_HAND = N_(
     "That match is no longer at hand (the bot restarted since): `/rummy start` opens a new game."
@@ -271,7 +273,9 @@ class LobbySeats:
     async def cancel(self, table: Table, ask: Ask) -> Done:
         """Close the lobby; its message says the host cancelled it."""
         self._in_lobby(table, ask)
-        await self.work.close(table)
+        host = table.seat_of_user(table.host_id)
+        await self.work.close(table, LogLine.of(CANCELLED_BY,
+                                                who=host.name if host is not None else "?"))
         with speaking(table.language):  # the public table
             layout = cancelled_layout(_("The host cancelled this game."))
         done = Done(finished=layout)

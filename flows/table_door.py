@@ -23,7 +23,7 @@ from presentation.i18n import _, speaking
 from presentation.lobby_state import new_game_form
 from presentation.page_protocol import DONE, HINT, LOG, REFUSED, WHY, Answer, Intent
 from presentation.refresh import TableRefresher
-from presentation.table_state import table_state
+from presentation.table_state import closed_state, table_state
 from tables import NotSaved, Refusal, Table, TableRegistry, TableWork
 
 from .lobby_seats import LobbySeats
@@ -98,14 +98,22 @@ class TableDoor:
 
     def state_for(self, user_id: int, channel_id: int, guild_id: int) -> dict[str, Any]:
         """The participant's picture of the channel's table, in their language;
-        with no game on, the house rules a new one would start with."""
+        with no game on, the house rules a new one would start with, and why
+        the last one stopped if it stopped before its match was over."""
         table = self.shown_table(channel_id)
-        seat = table.seat_of_user(user_id) if table is not None else None
-        if table is not None and seat is not None:
-            # A page that is sent the table is open in front of its player: no
-            # "your turn" DM is needed to call them (flows.nudges).
-            table.seen_at[seat.key] = time.time()
         with speaking(self.language_of(user_id, table)):
+            if table is not None and self.tables.get(channel_id) is None and not (
+                    table.match is not None and table.match.is_over):
+                # Ended, cancelled or forgotten: its table is no game to show any
+                # more, only what happened to it, and the way to a new one.
+                state = closed_state(table)
+                state["new_game"] = new_game_form(self.server_rules.of(guild_id), again=True)
+                return state
+            seat = table.seat_of_user(user_id) if table is not None else None
+            if table is not None and seat is not None:
+                # A page that is sent the table is open in front of its player: no
+                # "your turn" DM is needed to call them (flows.nudges).
+                table.seen_at[seat.key] = time.time()
             state = table_state(table, seat, user_id, self.tables.ended(channel_id))
             if self.tables.get(channel_id) is None:
                 state["new_game"] = new_game_form(self.server_rules.of(guild_id))

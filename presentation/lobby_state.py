@@ -21,6 +21,19 @@ from .render import CHOICE_LABELS, changed_rules, rule_setting
 LENGTHS = (("hands", 1), ("hands", 3), ("hands", 5), ("target", 100), ("target", 250),
            ("target", 500))
 TURN_TIMES = (0, 30, 60, 120, 300)
+# Each house rule's name over its menu in the form: a few words of a heading,
+# not the slash command's description of its option (which says how to fill
+# it in, and "0 = no timer" over named choices).
+FORM_LABELS = {
+    "length": N_("Length of the match"),
+    "turn_timeout": N_("Time for each turn"),
+    "ace": N_("Aces"),
+    "melds_per_turn": N_("Melds a turn"),
+    "go_out": N_("Going out"),
+    "rummy_bonus": N_("Going rummy"),
+    "empty_stock": N_("Empty stock"),
+    "hints": N_("Hints"),
+}
 ADD_COMPUTER_LABELS = {
     "easy": N_("Add computer (easy)"),
     "hard": N_("Add computer (hard)"),
@@ -70,15 +83,16 @@ def lobby_state(table: Table, seat: Seat | None, user_id: int | None,
     return state
 
 
-def new_game_form(rules: HouseRules) -> dict[str, Any]:
+def new_game_form(rules: HouseRules, *, again: bool = False) -> dict[str, Any]:
     """The house rules a game started here now would have (the server's), as
-    choices a host may change before the lobby opens."""
+    choices a host may change before the lobby opens; ``again``: offered
+    where a game has just stopped."""
     options: list[dict[str, Any]] = []
     length = ("hands", rules.hands) if rules.hands is not None else ("target", rules.target)
     lengths = list(dict.fromkeys([*LENGTHS, length]))
     options.append({
         "name": "length",
-        "label": _("Play this many hands instead of to a target"),
+        "label": _(FORM_LABELS.get("length", "")),
         "value": f"{length[0]}:{length[1]}",
         "choices": [{"value": f"{kind}:{count}", "label": rule_setting(kind, count)}
                     for kind, count in lengths if count is not None],
@@ -86,7 +100,7 @@ def new_game_form(rules: HouseRules) -> dict[str, Any]:
     times = sorted({*TURN_TIMES, rules.turn_timeout})
     options.append({
         "name": "turn_timeout",
-        "label": _("Seconds per turn (0 = no timer)"),
+        "label": _(FORM_LABELS.get("turn_timeout", "")),
         "value": str(rules.turn_timeout),
         "choices": [{"value": str(seconds), "label": rule_setting("turn_timeout", seconds)}
                     for seconds in times],
@@ -96,7 +110,7 @@ def new_game_form(rules: HouseRules) -> dict[str, Any]:
             continue
         options.append({
             "name": option.name,
-            "label": _(option.description),
+            "label": _(FORM_LABELS.get(option.name, option.description)),
             "value": str(getattr(getattr(rules, option.name), "value", "")),
             "choices": [{"value": value, "label": _(CHOICE_LABELS[option.name][value])}
                         for value in option.choices],
@@ -104,8 +118,9 @@ def new_game_form(rules: HouseRules) -> dict[str, Any]:
     return {
         "options": options,
         "labels": {
-            "intro": _("There is no game in this channel yet. Start one: you host it, and "
-                       "everyone here can join."),
+            "intro": _("Start a new one: you host it, and everyone here can join.") if again
+            else _("There is no game in this channel yet. Start one: you host it, and "
+                   "everyone here can join."),
             "start_game": _("Start a game"),
             "rules": _("**House rules**"),
         },

@@ -37,13 +37,16 @@ from tables.names import plain_name
 
 from .chart_layout import running_totals
 from .colours import SEAT_COLOURS
-from .hand_message import HandLayout, headline, sorted_hand
-from .i18n import LANGUAGES, _, card_text, current, label_on, n_, number
+from .hand_message import SINCE_LINES, HandLayout, headline, sorted_hand
+from .i18n import LANGUAGES, N_, _, card_text, current, n_, number
 from .labels import JOIN_LABEL, NEXT_HAND_LABEL, REMATCH_LABEL
 from .lobby_state import lobby_state
 from .page_protocol import VERSION
-from .render import TEXT_CARDS, log_text, rule_setting, rules_summary
+from .render import LEVELS, TEXT_CARDS, log_text, rule_setting, rules_summary
 from .table_message import winners_text
+
+# A computer's level in a word; the chat's own words, and the expert's.
+LEVEL_WORDS = {**LEVELS, "expert": N_("expert")}
 
 
 def _colour(index: int) -> str:
@@ -73,6 +76,10 @@ def _seats(table: Table, view: HandView | None, viewer: str | None) -> list[dict
                 "turn": view is not None and view.turn == seat.key and view.outcome is None,
                 "total": totals.get(seat.key, 0),
                 "level": seat.level if seat.is_computer else None,
+                # A computer's name with its level, as the chat shows it.
+                "named": _("{name} ({level})", name=plain_name(seat.name),
+                           level=_(LEVEL_WORDS.get(seat.level or "easy", "easy")))
+                if seat.is_computer else plain_name(seat.name),
             }
         )
     return seats
@@ -133,16 +140,41 @@ def _labels(view: HandView | None, mode: str) -> dict[str, str]:
         "cards_in_hand": _("Cards in hand"),
         "total": _("Total"),
         "close": _("Close"),
+        # The match's result, put aside to look at the final table, and back.
+        "see_table": _("See the table"),
+        "see_result": _("See the result"),
+        # Why the connection closed, for each of the server's close codes
+        # (page_protocol.CLOSE_CODES), with the button that mends it.
+        "closed_elsewhere": _("You opened this table in another window or on another "
+                              "device. Press **{button}** to play here again.",
+                              button=_("Play here")).replace("**", ""),
+        "closed_not_in_instance": _("You are no longer in this Activity. Open it again "
+                                    "from Discord, or try again."),
+        "closed_broken": _("The connection to the table broke. Try again."),
+        "closed_too_fast": _("Too many moves at once: the table comes back in a moment."),
+        "play_here": _("Play here"),
+        "try_again": _("Try again"),
     }
 
 
-def _since(table: Table, hand: HandLayout | None) -> list[str]:
-    """The latest moves, as the hand message lists them since the viewer's last
-    turn (a watcher: the latest of the hand)."""
-    if hand is None:
-        return [log_text(line) for _by, line in list(table.hand_log)[-8:]]
-    since = hand.since_last_turn()
-    return [line.removeprefix("-# ") for line in since.splitlines()[1:]] if since else []
+def _since(table: Table, key: str | None, turn: str | None) -> list[str]:
+    """The latest moves (a watcher: the latest of the hand); a player: the
+    others' since their last move, as the hand message has them, but with every
+    draw from the stock: the page has room for them, and the table lists them."""
+    entries = list(table.hand_log)
+    if key is None:
+        return [log_text(line) for _by, line in entries[-SINCE_LINES:]]
+    end = len(entries)
+    if turn == key:
+        while end and entries[end - 1][0] == key:
+            end -= 1  # this turn's own moves
+    start = end
+    while start and entries[start - 1][0] != key:
+        start -= 1
+    window = entries[start:end]
+    if all(by is None for by, _line in window):
+        return []  # the deal alone: nobody has moved yet
+    return [log_text(line) for _by, line in window][-SINCE_LINES * 2:]
 
 
 def _outcome(table: Table, outcome: HandOutcome, viewer: str | None) -> dict[str, Any]:
@@ -184,11 +216,11 @@ def _outcome(table: Table, outcome: HandOutcome, viewer: str | None) -> dict[str
             {"name": plain_name(seat.name), "colour": _colour(index), "totals": line}
             for index, (seat, line) in enumerate(zip(table.seats, lines, strict=True))
         ]
-        shown["next"] = _(
-            "The match is over: **{rematch}** on the table opens a new game with the same "
-            "rules, which each player joins.",
-            rematch=label_on(REMATCH_LABEL, table.language),
-        )
+        if viewer is not None:
+            # Said beside the page's own Rematch, in the page's words: only a
+            # player of the match has the button.
+            shown["next"] = _("The match is over: **{rematch}** opens a new game with the "
+                              "same rules, which each player joins.", rematch=_(REMATCH_LABEL))
     return shown
 
 
@@ -224,6 +256,20 @@ def _status(table: Table, view: HandView, hand: HandLayout | None) -> str:
         who = table.name_of(view.turn) if view.turn else _("someone")
         return _("Waiting for **{who}** to play.", who=who)
     return hand.status(with_deadline=False).lstrip("🟢⏳ ")
+
+
+# Why a table left play, when nothing recorded it (a channel the bot lost).
+ENDED = N_("The game was ended.")
+
+
+def closed_state(ended: Table) -> dict[str, Any]:
+    """A channel whose game stopped before its match was over (ended, a lobby
+    cancelled or forgotten): no table, and what happened to it."""
+    state = table_state(None, None)
+    why = log_text(ended.closed_why) if ended.closed_why is not None else _(ENDED)
+    state["text"] = why
+    state["closed"] = {"heading": _("Rummy: no game"), "text": why}
+    return state
 
 
 def table_state(table: Table | None, viewer: Seat | None, user_id: int | None = None,
@@ -299,7 +345,7 @@ def table_state(table: Table | None, viewer: Seat | None, user_id: int | None = 
             "hand": _codes(sorted_hand(view.hand, mode)),
             "fresh": table.fresh_cards.get(key) if key is not None else None,
             "status": _status(table, view, hand),
-            "since": _since(table, hand),
+            "since": _since(table, key, view.turn),
             "hints": table.rules.hints is Hints.ON and key is not None and view.turn == key,
             "legal": _legal(view) if key is not None and view.turn == key else None,
             "outcome": None if view.outcome is None else _outcome(table, view.outcome, key),

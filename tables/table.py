@@ -307,6 +307,10 @@ class Table:
     # Saved changes so far: tells a hand message sent after the lock was let go
     # whether the game moved on while it was on its way.
     changes: int = field(default=0, repr=False)
+    # Why the table left play before its match was over (who ended it, a
+    # cancelled or forgotten lobby...): the Activity's pages say it in each
+    # reader's language. Not saved: a restart forgets ended tables anyway.
+    closed_why: LogLine | None = field(default=None, repr=False)
 
     # --- views -----------------------------------------------------------------
     def view_of(self, key: str) -> HandView:

@@ -28,7 +28,7 @@ from engine.words import N_
 
 from .records import live_table, match_record
 from .registry import TableRegistry
-from .table import Stage, Table, TableSnapshot
+from .table import LogLine, Stage, Table, TableSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -209,9 +209,10 @@ class TableWork:
         dealt = _turn_marker(table) is not None
         self.after_save(table, FollowUp(turn_changed=dealt, refresh=False))
 
-    async def close(self, table: Table) -> None:
+    async def close(self, table: Table, why: LogLine | None = None) -> None:
         """Take a table out of play; a started match is recorded as abandoned (no
-        winner), with whatever hands it completed. ``NotSaved`` changes nothing."""
+        winner), with whatever hands it completed. ``NotSaved`` changes nothing.
+        ``why``: what the pages still open on it say happened."""
         kept = False
         try:
             if table.match is not None:
@@ -221,6 +222,7 @@ class TableWork:
         except StorageError:
             raise NotSaved() from None
         table.stage = Stage.FINISHED
+        table.closed_why = why
         table.changes += 1  # what every open view shows is not what it was
         self.tables.remove(table.channel_id)
         self.after_save(table, FollowUp(turn_changed=True, refresh=False, result_kept=kept))
