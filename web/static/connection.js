@@ -8,6 +8,30 @@ import { backoff, signIn } from "./@asset(signin.js)";
 // Closed for a reason a reconnect would not mend: the page says why and waits.
 const FINAL = new Set([CLOSE.BAD_FRAME, CLOSE.NOT_IN_INSTANCE, CLOSE.OPENED_ELSEWHERE]);
 
+// What the player is told of each close, in their language, and the way on:
+// the server's own reason is a log's words, never shown. The English here is
+// for a close before the first picture of the table brought the labels.
+const SAID = {
+  [CLOSE.OPENED_ELSEWHERE]: ["closed_elsewhere",
+    "You opened this table in another window or on another device. Play here to bring it back."],
+  [CLOSE.NOT_IN_INSTANCE]: ["closed_not_in_instance",
+    "You are no longer in this Activity. Open it again from Discord, or try again."],
+  [CLOSE.BAD_FRAME]: ["closed_broken", "The connection to the table broke. Try again."],
+  [CLOSE.TOO_FAST]: ["closed_too_fast", "Too many moves at once: the table comes back in a moment."],
+};
+
+// The banner for a close, with the button that mends it where one can.
+function sayClosed(code) {
+  const [name, english] = SAID[code];
+  const text = label(name) || english;
+  if (!FINAL.has(code)) {
+    banner(text);
+    return;
+  }
+  const again = code === CLOSE.OPENED_ELSEWHERE ? "play_here" : "try_again";
+  banner(text, { label: label(again) || (again === "play_here" ? "Play here" : "Try again"), act: connect });
+}
+
 export function send(op, extra = {}) {
   if (!app.state) return;
   app.seq += 1;
@@ -83,8 +107,8 @@ export function connect() {
       if (await signIn()) connect();
       return;
     }
-    if (FINAL.has(event.code) || event.code === CLOSE.TOO_FAST) {
-      banner(event.reason || "Closed");
+    if (SAID[event.code]) {
+      sayClosed(event.code);
       if (FINAL.has(event.code)) return;
     } else {
       banner(label("reconnecting") || "Reconnecting…");

@@ -120,6 +120,17 @@ function lobbyView(state) {
   return parts;
 }
 
+// A new game's form; where a game has just stopped, first what happened to it,
+// so that nobody is left at a table that is no longer there.
+function offer(state) {
+  const form = [paragraph(state.new_game.labels.intro), newGameForm(state.new_game)];
+  if (!state.closed) return [heading(label("new_game")), ...form];
+  const what = paragraph(state.closed.text);
+  what.className = "closed";
+  what.setAttribute("role", "status");
+  return [heading(state.closed.heading), what, ...form];
+}
+
 // Whether the page shows a lobby (or the new game's rules) instead of the table.
 export function drawLobby(state) {
   const view = $("lobby");
@@ -131,9 +142,7 @@ export function drawLobby(state) {
   }
   const focused = document.activeElement && view.contains(document.activeElement)
     ? document.activeElement.dataset.move || document.activeElement.name : null;
-  view.replaceChildren(...(inLobby
-    ? lobbyView(state)
-    : [heading(label("new_game")), paragraph(state.new_game.labels.intro), newGameForm(state.new_game)]));
+  view.replaceChildren(...(inLobby ? lobbyView(state) : offer(state)));
   view.hidden = false;
   // The same control keeps the focus when the lobby is drawn anew.
   const again = focused && view.querySelector(`[data-move="${focused}"], [name="${focused}"]`);

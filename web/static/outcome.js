@@ -13,11 +13,19 @@ export function drawOutcome() {
   const sheet = $("sheet");
   if (sheet.dataset.kind === "log") return; // the log stays open until closed
   if (!outcome) {
-    if (sheet.dataset.kind === "outcome") sheet.hidden = true;
+    if (sheet.dataset.kind !== "") sheet.hidden = true;
     sheet.dataset.kind = "";
     return;
   }
-  const fresh = sheet.dataset.kind !== "outcome" || sheet.dataset.hand !== String(state.hand_number);
+  const sameHand = sheet.dataset.hand === String(state.hand_number);
+  // Put aside to look at the table (or for a new game's form): it stays aside,
+  // with the way back to it where the moves go, until another hand's result.
+  if (sameHand && (sheet.dataset.kind === "aside" || sheet.dataset.kind === "closed")) {
+    sheet.hidden = true;
+    if (sheet.dataset.kind === "aside") $("moves").append(backToResult());
+    return;
+  }
+  const fresh = sheet.dataset.kind !== "outcome" || !sameHand;
   sheet.dataset.kind = "outcome";
   sheet.dataset.hand = String(state.hand_number);
   const body = $("sheet-body");
@@ -64,9 +72,25 @@ export function drawOutcome() {
       }));
     }
   }
+  actions.append(moveButton("see_table", label("see_table"), true, () => {
+    sheet.dataset.kind = "aside";
+    drawOutcome();
+    $("moves").querySelector('[data-move="see_result"]').focus({ preventScroll: true });
+  }));
   sheet.hidden = false;
+  // A win's rain falls behind the result, never over its heading and buttons.
+  $("celebrate").style.zIndex = "3";
   // The result is news: keyboard and screen reader are taken to it once.
   if (fresh) (actions.querySelector("button") || heading).focus({ preventScroll: true });
+}
+
+// The way back to a result put aside.
+function backToResult() {
+  return moveButton("see_result", label("see_result"), true, () => {
+    $("moves").querySelector('[data-move="see_result"]').remove();
+    $("sheet").dataset.kind = "";
+    drawOutcome();
+  }, "go");
 }
 
 function scoreTable(outcome) {
@@ -133,19 +157,27 @@ function chart(series, totalLabel, handsLabel) {
   }
   svg.append(make("text", { x: left - 6, y: y(top) + 4, "text-anchor": "end" }, String(top)));
   svg.append(make("text", { x: left - 6, y: y(0) + 4, "text-anchor": "end" }, "0"));
-  for (const line of series) {
-    if (hands > 1) {
-      svg.append(make("polyline", {
-        points: line.totals.map((v, i) => `${x(i)},${y(v)}`).join(" "),
-        fill: "none", stroke: line.colour, "stroke-width": 3,
-      }));
+  // One hand makes no line: each player's points stand as a bar over it.
+  const barWidth = Math.min(36, (width - left - right) / (series.length * 1.6));
+  series.forEach((line, index) => {
+    const last = line.totals.at(-1);
+    if (hands === 1) {
+      const middle = x(0) + (index - (series.length - 1) / 2) * barWidth * 1.4;
+      svg.append(make("rect", { x: middle - barWidth / 2, y: y(last), width: barWidth,
+        height: Math.max(1, y(0) - y(last)), fill: line.colour, rx: 3 }));
+      svg.append(make("text", { x: middle, y: y(last) - 5, "text-anchor": "middle", fill: line.colour },
+        String(last)));
+      return;
     }
+    svg.append(make("polyline", {
+      points: line.totals.map((v, i) => `${x(i)},${y(v)}`).join(" "),
+      fill: "none", stroke: line.colour, "stroke-width": 3,
+    }));
     line.totals.forEach((v, i) => {
       svg.append(make("circle", { cx: x(i), cy: y(v), r: 4, fill: line.colour }));
     });
-    const last = line.totals.at(-1);
     svg.append(make("text", { x: x(line.totals.length - 1) + 7, y: y(last) + 4, fill: line.colour }, String(last)));
-  }
+  });
   svg.setAttribute("aria-label", `${totalLabel}: ${series.map((s) => `${s.name} ${s.totals.at(-1)}`).join(", ")}`);
   const key = document.createElement("ul");
   key.className = "legend";
@@ -208,13 +240,15 @@ export function note(text, kind = "refused") {
 }
 
 // A note speaks of the table, the language and the cards picked when it came.
-// When the table moves on, a refusal goes; when the language changes, any note
-// but the change's own answer; when the player picks anew, a refusal or a done.
+// When the table moves on, a refusal or a hint goes (a hint names a move in a
+// position that is gone: "discard Q♥" after Q♥ went is untrue); when the
+// language changes, any note but the change's own answer; when the player
+// picks anew, a refusal or a done.
 export function noteOutlived({ moved = false, respoken = false, picks = null } = {}) {
   const box = $("note");
   const shown = box.dataset.kind;
   const answered = shown === "refused" || shown === "done";
-  if ((moved && shown === "refused") || (respoken && shown !== "done")
+  if ((moved && (shown === "refused" || shown === "hint")) || (respoken && shown !== "done")
       || (picks !== null && picks !== box.dataset.picks && answered)) {
     note("");
   }

@@ -49,7 +49,8 @@ export function seatChip(seat) {
   chip.style.setProperty("--seat", seat.colour);
   const name = document.createElement("span");
   name.className = "name";
-  name.textContent = seat.name;
+  // A computer's level too, as the chat shows it ("Ada (hard)").
+  name.textContent = seat.named || seat.name;
   chip.append(avatar({ user: seat.user, name: seat.name, colour: seat.colour, computer: seat.computer }),
     name);
   return chip;
