@@ -24,6 +24,30 @@ export function cardElement(code, { tag = "span", small = false } = {}) {
   return card;
 }
 
+// A card of the hand: a control, but not a <button>. A disabled button drops the
+// keyboard's focus (to the page's body after every discard, where the arrows do
+// nothing); a card out of play keeps its place in reach of the arrows, marked
+// disabled for the eye and aria-disabled for readers.
+export function handCard(code, { playable, picked, fresh, freshLabel }) {
+  const card = cardElement(code);
+  card.setAttribute("role", "button");
+  card.toggleAttribute("disabled", !playable);
+  card.setAttribute("aria-disabled", String(!playable));
+  card.setAttribute("aria-pressed", String(picked));
+  card.classList.toggle("picked", picked);
+  card.classList.toggle("fresh", fresh);
+  if (fresh && freshLabel) {
+    // The card just drawn says so, in words as well as by its lift.
+    const tag = document.createElement("span");
+    tag.className = "tag";
+    tag.textContent = freshLabel;
+    tag.setAttribute("aria-hidden", "true");
+    card.append(tag);
+    card.setAttribute("aria-label", `${card.getAttribute("aria-label")}, ${freshLabel}`);
+  }
+  return card;
+}
+
 export function where() {
   const found = new Map();
   for (const card of document.querySelectorAll(".card[data-code]")) {

@@ -3,7 +3,7 @@
 // of backs), the piles, the melds, the status, and the player's own side: their
 // seat, the note above their hand, the hand, and the moves they may make now.
 import { $, app, label } from "./@asset(state.js)";
-import { animateFrom, cardElement, where } from "./@asset(cards.js)";
+import { animateFrom, cardElement, handCard, where } from "./@asset(cards.js)";
 import { drawLobby } from "./@asset(lobby.js)";
 import { drawOutcome, note, noteOutlived } from "./@asset(outcome.js)";
 import { avatar, seatChip, shownName } from "./@asset(people.js)";
@@ -47,7 +47,7 @@ export function render(next) {
   drawOutcome();
   if (previous && previous.format === state.format) animateFrom(before, previous);
   cheer(previous, state);
-  restoreFocus(focused || drawnJustNow(previous, state));
+  restoreFocus(drawnJustNow(previous, state) || focused);
   askWhy();
 }
 
@@ -57,7 +57,7 @@ function drawnJustNow(previous, state) {
   const drew = previous && previous.phase === "draw" && state.phase === "play"
     && state.you && state.turn === state.you && state.fresh;
   const busy = document.activeElement instanceof HTMLSelectElement;
-  return drew && !busy ? state.fresh : null;
+  return drew && !busy ? { code: state.fresh, index: 0 } : null;
 }
 app.render = render;
 
@@ -256,13 +256,15 @@ export function drawHand() {
   hand.setAttribute("aria-label", label("cards_in_hand"));
   const playable = Boolean(state.legal) && state.phase === "play";
   const focusable = cards.includes(hand.dataset.focus) ? hand.dataset.focus : cards[0];
+  // A phone cannot give eleven cards a thumb's width in one row: past seven
+  // they go in two (the style decides by the screen's width).
+  const rows = cards.length > 7 ? 2 : 1;
+  hand.style.setProperty("--per-row", String(Math.ceil(cards.length / rows) || 1));
+  hand.classList.toggle("rows", rows === 2);
   cards.forEach((code, index) => {
-    const card = cardElement(code, { tag: "button" });
+    const card = handCard(code, { playable, picked: app.picked.has(code),
+      fresh: code === state.fresh, freshLabel: label("drawn") });
     card.style.setProperty("--i", String(index));
-    card.classList.toggle("picked", app.picked.has(code));
-    card.classList.toggle("fresh", code === state.fresh);
-    card.disabled = !playable;
-    card.setAttribute("aria-pressed", app.picked.has(code) ? "true" : "false");
     // One tab stop for the whole hand; the arrow keys move along it.
     card.tabIndex = code === focusable ? 0 : -1;
     hand.append(card);
@@ -297,6 +299,7 @@ export function drawMoves() {
     moveButton("lay_off", targets.length === 1 ? `${label("lay_off")} → ${targets[0].meld}` : label("lay_off"),
       targets.length > 0, () => {
         if (targets.length === 1) app.send(OPS.lay_off, { cards: picked, meld: targets[0].meld });
+        else note(label("lay_off_which"));
       }, "go", "L"),
   );
   moves.append(moveButton("discard", label("discard"), discardable(), () => app.send(OPS.discard, { cards: picked }), "stop", "D"));
@@ -327,17 +330,26 @@ function drawTools() {
   menu.setAttribute("aria-label", label("language") || "Language");
 }
 
-// The card that had the keyboard's focus, to give it back once drawn anew.
+// Where the keyboard's focus was on the table, to give it back once drawn anew:
+// a card of the hand (by its code and place), or a move's button that the
+// drawing replaces (then the hand takes it, not the page's body).
 function focusedCard() {
   const active = document.activeElement;
-  return active && active.closest && active.closest("#hand") ? active.dataset.code : null;
+  if (!active || !active.closest) return null;
+  if (active.closest("#hand")) {
+    const index = [...$("hand").querySelectorAll(".card")].indexOf(active);
+    return { code: active.dataset.code, index };
+  }
+  return active.closest("#moves, #stock, #discard, #melds") ? { code: null, index: 0, lost: true } : null;
 }
 
-function restoreFocus(code) {
-  if (!code) return;
+function restoreFocus(wanted) {
+  if (!wanted || (wanted.lost && document.activeElement !== document.body)) return;
   const hand = $("hand");
   const cards = [...hand.querySelectorAll(".card")];
-  const again = cards.find((card) => card.dataset.code === code) || cards[0];
+  // A card played away hands the focus on to the card that took its place.
+  const again = cards.find((card) => card.dataset.code === wanted.code)
+    || cards[Math.min(wanted.index, cards.length - 1)];
   if (again) {
     hand.dataset.focus = again.dataset.code;
     for (const card of cards) card.tabIndex = card === again ? 0 : -1;

@@ -52,7 +52,7 @@ export function watchHand() {
   let drag = null;
   hand.addEventListener("pointerdown", (event) => {
     const card = event.target.closest(".card");
-    if (!card || card.disabled) return;
+    if (!card || card.hasAttribute("disabled")) return;
     drag = { card, x: event.clientX, y: event.clientY, ghost: null };
     // Every move of this finger or mouse comes here, wherever it goes.
     card.setPointerCapture(event.pointerId);

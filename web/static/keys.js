@@ -3,7 +3,8 @@
 // the table is drawn anew. A few keys play at once, as the buttons name them:
 // D draws (or discards the one card picked), T takes the discard, M melds,
 // L lays off, S sorts, H asks for a hint, Escape lets go of the cards picked.
-import { $, app } from "./@asset(state.js)";
+import { $, app, label } from "./@asset(state.js)";
+import { note } from "./@asset(outcome.js)";
 import { layOffs } from "./@asset(picking.js)";
 import { OPS } from "./@asset(protocol.js)";
 
@@ -47,12 +48,22 @@ function play(key) {
   if (key === "d") app.send(drawing ? OPS.draw : OPS.discard, drawing ? {} : { cards: picked });
   else if (key === "t") app.send(OPS.take);
   else if (key === "m") app.send(OPS.meld, { cards: picked });
-  else if (key === "l" && layOffs().length === 1) {
-    app.send(OPS.lay_off, { cards: picked, meld: layOffs()[0].meld });
-  } else if (key === "s") app.send(OPS.sort);
+  else if (key === "l") layOff(picked, drawing);
+  else if (key === "s") app.send(OPS.sort);
   else if (key === "h" && state.hints) app.send(OPS.hint);
   else return false;
   return true;
+}
+
+// L lays the picked cards off on the one meld they fit. Where they fit none, or
+// several (the key cannot say which), it says so; out of turn, before the draw
+// or with nothing picked, the server answers why, as it does for the other keys.
+function layOff(picked, drawing) {
+  const fits = layOffs();
+  if (fits.length === 1) app.send(OPS.lay_off, { cards: picked, meld: fits[0].meld });
+  else if (drawing || !picked.length || app.state.turn !== app.state.you) {
+    app.send(OPS.lay_off, { cards: picked });
+  } else note(label(fits.length ? "lay_off_which" : "lay_off_none"));
 }
 
 export function watchKeys() {
