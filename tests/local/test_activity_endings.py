@@ -37,12 +37,16 @@ async def test_rummy_end_mid_hand_leaves_the_page_with_the_way_on(
     local_bot: LocalBot, browsing: Browsing
 ) -> None:
     page, frame = await started_alone(local_bot, browsing, width=1280, height=800)
-    # A hint speaks of this turn only: once the card is drawn it is gone.
-    await frame.locator("#hint:not([hidden])").click()
-    await frame.locator("#note.hint").wait_for(timeout=ACTION_TIMEOUT)
+    # A hint speaks of its position only: once its move is made it is gone,
+    # as soon as the table is drawn anew (it used to stay into the next turn).
     await frame.locator("#stock").click()
     await frame.locator("#hand .card.fresh").wait_for(timeout=ACTION_TIMEOUT)
-    await frame.locator("#note.hint").wait_for(state="detached", timeout=ACTION_TIMEOUT)
+    await frame.locator("#hint:not([hidden])").click()
+    await frame.locator("#note.hint").wait_for(timeout=ACTION_TIMEOUT)
+    await frame.locator(", ".join(f'#moves [data-move="{move}"]:not([disabled])'
+                                  for move in ("meld", "lay_off", "discard"))).first.click()
+    await frame.locator("#hand .card").nth(10).wait_for(state="detached", timeout=ACTION_TIMEOUT)
+    assert await frame.locator("#note.hint").count() == 0
     # Ann ends the game from the chat, on another page of hers.
     chat = await browsing.open(local_bot.url + "?as=ann")
     await in_channel(chat, VOICE)
