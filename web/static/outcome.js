@@ -81,7 +81,11 @@ export function drawOutcome() {
   // A win's rain falls behind the result, never over its heading and buttons.
   $("celebrate").style.zIndex = "3";
   // The result is news: keyboard and screen reader are taken to it once.
-  if (fresh) (actions.querySelector("button") || heading).focus({ preventScroll: true });
+  // After the rest of the drawing, which gives a card of the hand its focus back.
+  heading.tabIndex = -1;
+  if (fresh) {
+    setTimeout(() => (actions.querySelector("button") || heading).focus({ preventScroll: true }));
+  }
 }
 
 // The way back to a result put aside.
