@@ -2,7 +2,8 @@
 
 Frames go out as TEXT frames of plain JSON: discord.py inflates only binary
 frames, so ``compress=zlib-stream`` in the URL can be ignored. Every dispatch
-is numbered and kept per session, so a client that lost its connection can
+is numbered and kept per session until the client's heartbeat says it has
+it (``REPLAY_BUFFER`` at most), so a client that lost its connection can
 RESUME and receive exactly what it missed, as on Discord.
 """
 
@@ -32,7 +33,12 @@ HEARTBEAT_INTERVAL_MS = 41250
 # interval as its latency ("Can't keep up, ... 41.3s behind"). Real Discord
 # never answers that fast; the stand-in waits a short round trip too.
 HEARTBEAT_ROUND_TRIP = 0.03
-REPLAY_BUFFER = 10_000
+# Dispatches kept per session for a RESUME. Frames the client's heartbeat says
+# it has are dropped at once (it resumes from a later sequence), so this bounds
+# only what can go out between two heartbeats: a table's edits carry its whole
+# layout, and 10,000 of them held tens of megabytes. A client that missed more
+# cannot resume, and is told so (INVALID_SESSION), as by Discord.
+REPLAY_BUFFER = 2_000
 
 # Opcodes
 DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE_STATE = 0, 1, 2, 3, 4
@@ -190,6 +196,8 @@ class Gateway:
     async def _receive(self, conn: Connection, frame: dict[str, Any]) -> None:
         op, data = frame.get("op"), frame.get("d")
         if op == HEARTBEAT:
+            if conn.session is not None and isinstance(data, int):
+                _forget_up_to(conn.session, data)
             ack = {"op": HEARTBEAT_ACK, "d": None, "s": None, "t": None}
             asyncio.get_running_loop().call_later(HEARTBEAT_ROUND_TRIP, conn.queue.put_nowait, ack)
         elif op == IDENTIFY:
@@ -259,11 +267,15 @@ class Gateway:
             # d=false: the session cannot be resumed, the client must IDENTIFY anew.
             conn.queue.put_nowait({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
             return
+        last_seen = int(data.get("seq") or 0)
+        if session.buffer and session.buffer[0]["s"] > last_seen + 1:
+            # What it missed is no longer kept: it must IDENTIFY anew.
+            conn.queue.put_nowait({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
+            return
         if session.connection is not None and session.connection is not conn:
             session.connection.session = None
         session.connection = conn
         conn.session = session
-        last_seen = int(data.get("seq") or 0)
         for frame in session.buffer:
             if frame["s"] > last_seen:
                 conn.queue.put_nowait(frame)
@@ -309,6 +321,12 @@ class Gateway:
     async def close_all(self) -> None:
         for conn in list(self.connections):
             await self._close(conn, 1001, "Emulator stopping.")
+
+
+def _forget_up_to(session: Session, seq: int) -> None:
+    """Drops the frames a client's heartbeat says it has received."""
+    while session.buffer and session.buffer[0]["s"] <= seq:
+        session.buffer.popleft()
 
 
 def _receives(intents: int, event: str, guild_id: int | None) -> bool:

@@ -20,6 +20,7 @@ from typing import Any
 from . import components as comp
 from . import layouts
 from .emojis import MAX_APPLICATION_EMOJIS
+from .history import Limits, forget_old_interactions, forget_old_messages
 from .models import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
@@ -148,6 +149,8 @@ class World:
         self.activities_enabled = False  # Activities enabled in the portal
         self.activity_instances: dict[str, ActivityInstance] = {}  # by instance id
         self.activity_launches: list[tuple[int, str]] = []  # (user, instance), in order
+        # How much of the past is kept (``history``); None: everything, as tests read it.
+        self.limits: Limits | None = None
 
     def _next_token(self) -> int:
         self.tokens_issued += 1
@@ -289,6 +292,9 @@ class World:
             message.pings = notified(message, body.get("allowed_mentions"))
         self.messages[message.id] = message
         self.channel_log[channel.id].append(message.id)
+        if self.limits is not None:
+            forget_old_messages(self.channel_log[channel.id], self.messages,
+                                self.limits.messages_per_channel)
         if visible_to is None:
             channel.last_message_id = message.id
         self._channel_changed(channel.id)
@@ -548,6 +554,9 @@ class World:
         )
         self.interactions[interaction.id] = interaction
         self._by_token[interaction.token] = interaction
+        if self.limits is not None:
+            forget_old_interactions(self.interactions, self._by_token, self.messages,
+                                    self.limits.interactions)
         return interaction
 
     def interaction_by_token(self, token: str) -> Interaction | None:

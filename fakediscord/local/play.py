@@ -17,6 +17,7 @@ import socket
 from collections.abc import Callable
 from pathlib import Path
 
+from ..history import Limits
 from ..server import FakeDiscord
 from ..world import World
 from .cast import Cast, find_the_cast, seat_the_cast
@@ -59,9 +60,12 @@ class LocalPlay:
     @staticmethod
     def _stand_in(world: World | None) -> FakeDiscord:
         # A token of this session's own: the bot logs in with it, as with Discord's.
-        # Nothing is kept of the traffic: a session may run for hours.
-        return FakeDiscord(token=f"local.{secrets.token_urlsafe(24)}", bot_name=BOT_NAME,
-                           record=False, world=world)
+        # Nothing is kept of the traffic, and only the recent past of the rest
+        # (``history``): a session may run for hours.
+        emu = FakeDiscord(token=f"local.{secrets.token_urlsafe(24)}", bot_name=BOT_NAME,
+                          record=False, world=world)
+        emu.world.limits = Limits()
+        return emu
 
     async def start(self) -> LocalPlay:
         saved = self.snapshot is not None and self.snapshot.exists()
