@@ -12,7 +12,7 @@ from engine.cards import full_deck
 
 from .activity_pages import Participant, heads_up, launch_with_activity, open_page
 from .conftest import LaunchBot, Server, StopBot
-from .harness import rig_hand
+from .harness import play_simple_turn, rig_hand
 from .test_play import button_id, host_panel, in_turn_order, start_game
 
 
@@ -183,3 +183,47 @@ async def test_a_page_coming_back_after_a_restart_shows_the_same_game(
     assert after["stage"] == "playing" and "closed" not in after
     assert after["hand"] == before["hand"] and after["turn"] == before["turn"]
     assert after["version"] == before["version"]
+
+
+async def test_the_pages_words_are_the_catalogues_in_the_players_language(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    server.bob.user.locale = "fr"
+    await heads_up(server, bot)
+    ann = await open_page(bot, server, server.ann, pages)
+    bob = await open_page(bot, server, server.bob, pages)
+    # Every close of the connection has words of the catalogue, in each language.
+    for name in ("closed_elsewhere", "closed_not_in_instance", "closed_broken",
+                 "closed_too_fast", "play_here", "try_again"):
+        assert ann.state()["labels"][name] and bob.state()["labels"][name]
+        assert ann.state()["labels"][name] != bob.state()["labels"][name], name
+    assert "Play here" in ann.state()["labels"]["closed_elsewhere"]
+    assert "**" not in ann.state()["labels"]["closed_elsewhere"]  # a banner reads no bold
+    # The form's house rules are named for the form, not by the slash command's
+    # descriptions of its options.
+    await server.ann.slash(server.channel, "rummy end")
+    state = await until_stopped(ann)
+    labels = {option["name"]: option["label"] for option in state["new_game"]["options"]}
+    assert labels["length"] == "Length of the match"
+    assert labels["turn_timeout"] == "Time for each turn"
+    assert not any("0 =" in label or "instead of" in label for label in labels.values())
+    # A computer's seat says its level, as the chat does.
+    assert (await ann.send("open"))["type"] == "done"
+    assert (await ann.send("add_computer", level="hard"))["type"] == "done"
+    await bob.until(lambda: len(bob.state().get("seats", [])) == 2, "Ada's seat")
+    assert [seat["named"] for seat in ann.state()["seats"]] == ["Ann", "Ada (hard)"]
+    assert bob.state()["seats"][1]["named"] == "Ada (difficile)"
+
+
+async def test_the_latest_moves_on_the_page_keep_the_draws_from_the_stock(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    first, second = await heads_up(server, bot)
+    page = await open_page(bot, server, second.actor, pages)
+    await play_simple_turn(first, bot)
+    await page.until(lambda: page.state()["turn"] == second.key, "their turn")
+    since = page.state()["since"]
+    assert any("drew from the stock" in line for line in since), since
+    assert any("discarded" in line for line in since), since
