@@ -9,6 +9,8 @@ import { drawOutcome, note, noteOutlived } from "./@asset(outcome.js)";
 import { avatar, seatChip, shownName } from "./@asset(people.js)";
 import { askWhy, discardable, layOffOnto, layOffs, meldable } from "./@asset(picking.js)";
 import { OPS } from "./@asset(protocol.js)";
+import { othersMoves, yourTurn } from "./@asset(motion.js)";
+import { drawReactions } from "./@asset(reactions.js)";
 import { drawSoundButton, play } from "./@asset(sound.js)";
 import { moveButton, richText } from "./@asset(text.js)";
 
@@ -72,8 +74,9 @@ function cheer(previous, state) {
       hand.classList.add("dealing");
       setTimeout(() => hand.classList.remove("dealing"), 1200);
     }
-  } else if (state.you && state.turn === state.you && previous.turn !== state.turn) {
-    play("turn");
+  } else {
+    yourTurn(previous, state);
+    othersMoves(previous, state);
   }
   const won = (outcome) => outcome && outcome.rows.some((row) => row.you && row.winner);
   if (state.outcome && !previous.outcome && won(state.outcome)) {
@@ -105,6 +108,7 @@ function drawBar() {
   invite.textContent = label("invite") || "Invite";
   invite.hidden = !app.sdk;
   drawSoundButton();
+  drawReactions();
 }
 
 function seatElement(seat, { fan }) {
@@ -162,6 +166,7 @@ function drawSeats() {
     const chip = document.createElement("div");
     chip.className = "watcher";
     const name = shownName(person);
+    chip.dataset.user = person.id;
     chip.append(avatar({ user: person.id, name }), `👁 ${name}`);
     seats.append(chip);
   }

@@ -8,6 +8,7 @@ import { drawHand, drawMelds, drawMoves, drawPiles, render } from "./@asset(draw
 import { moveFocus } from "./@asset(keys.js)";
 import { askWhy, discardable, layOffOnto } from "./@asset(picking.js)";
 import { OPS } from "./@asset(protocol.js)";
+import { watchReactions } from "./@asset(reactions.js)";
 
 function togglePick(code) {
   const state = app.state;
@@ -104,6 +105,7 @@ function playing() {
 }
 
 export function watchTable() {
+  watchReactions();
   $("stock").addEventListener("click", () => {
     if (playing() && (!app.state.legal || app.state.phase === "draw")) app.send(OPS.draw);
   });

@@ -1,27 +1,40 @@
-// Short sounds for the player's turn, a deal and a win, made on the spot (no
-// file to load). Off until the player turns them on with the bar's button;
-// the choice is kept for their next visit where the browser allows.
+// Short sounds for the player's turn, a deal, a win and a reaction, made on the
+// spot (no file to load). On unless the player turned them off with the bar's
+// button (the choice is kept for their next visit where the browser allows).
+// A browser lets a page play nothing until it is touched, clicked or typed on:
+// the sound starts with the first such gesture, and until then stays silent.
 import { $, label } from "./@asset(state.js)";
 
 const KEY = "rummy-sounds";
-let on = false;
+let on = true;
 let audio = null;
 
 try {
-  on = localStorage.getItem(KEY) === "on";
+  on = localStorage.getItem(KEY) !== "off";
 } catch {
-  on = false; // a frame without storage: off, as always at first
+  on = true; // a frame without storage: on, as for everyone at first
 }
 
 const TUNES = {
-  turn: [[660, 0, 0.12]],
+  turn: [[660, 0, 0.12], [880, 0.13, 0.14]],
   deal: [[440, 0, 0.06], [520, 0.07, 0.06], [600, 0.14, 0.08]],
   win: [[523, 0, 0.14], [659, 0.15, 0.14], [784, 0.3, 0.14], [1047, 0.45, 0.3]],
+  pop: [[990, 0, 0.05]],
 };
 
+// Within a gesture: the one moment a browser lets the page's audio start.
+function wake() {
+  if (!on) return;
+  try {
+    audio = audio || new AudioContext();
+    if (audio.state === "suspended") audio.resume();
+  } catch {
+    audio = null; // no audio here: the table stays silent
+  }
+}
+
 export function play(tune) {
-  if (!on || !TUNES[tune]) return;
-  audio = audio || new AudioContext();
+  if (!on || !TUNES[tune] || !audio || audio.state !== "running") return;
   const now = audio.currentTime;
   for (const [frequency, start, length] of TUNES[tune]) {
     const tone = audio.createOscillator();
@@ -46,6 +59,9 @@ export function drawSoundButton() {
 }
 
 export function watchSoundButton() {
+  for (const gesture of ["pointerdown", "keydown"]) {
+    window.addEventListener(gesture, wake, { capture: true, passive: true });
+  }
   $("sound").addEventListener("click", () => {
     on = !on;
     try {
@@ -53,6 +69,7 @@ export function watchSoundButton() {
     } catch {
       // kept for this visit only
     }
+    wake();
     drawSoundButton();
     play("turn");
   });
