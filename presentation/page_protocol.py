@@ -16,6 +16,7 @@ from typing import Any
 from engine.rules import RULE_KEYS
 
 from .actions import INTENTS, ComponentAction, Locking
+from .i18n import LANGUAGES, _, speaking
 
 # Changes whenever a frame's shape does: a page built for another version reloads.
 VERSION = 2
@@ -138,9 +139,54 @@ def answer_frame(answer: Answer, seq: int) -> dict[str, Any]:
     return frame
 
 
+def page_words() -> dict[str, str]:
+    """What the page says of signing in and of its connection, in the current
+    language: a state's labels carry them, and ``described`` every language's,
+    for what the page must say before its first state (the language then
+    guessed from the browser's)."""
+    return {
+        "reconnecting": _("Reconnecting…"),
+        "try_again": _("Try again"),
+        "play_here": _("Play here"),
+        # Why the connection closed, for each of CLOSE_CODES.
+        "closed_elsewhere": _("You opened this table in another window or on another "
+                              "device. Press **{button}** to play here again.",
+                              button=_("Play here")).replace("**", ""),
+        "closed_not_in_instance": _("You are no longer in this Activity. Open it again "
+                                    "from Discord, or try again."),
+        "closed_broken": _("The connection to the table broke. Try again."),
+        "closed_too_fast": _("Too many moves at once: the table comes back in a moment."),
+        # Signing in, and why it did not work.
+        "signin_consent": _("Rummy needs to know who you are to seat you at the table: "
+                            "press Try again, then Authorize."),
+        "signin_refused": _("Discord did not sign you in."),
+        "signin_unreachable": _("The table's server could not be reached."),
+        "signin_busy": _("The table is busy."),
+        "signin_not_set_up": _("The Activity is not set up right on the bot's side: tell "
+                               "the server's admins."),
+        "signin_here": _("Rummy is played in a server's channels, by the members in its "
+                         "Activity: open it again from a channel of your server."),
+        "signin_failed": _("The table could not sign you in."),
+        # {n}: seconds, filled in by the page.
+        "signin_retry_in": _("Trying again in {n} s…"),
+        "no_answer": _("Discord did not answer the table."),
+        "open_from_discord": _("Open this table from Discord: press Open table on the "
+                               "table in the chat."),
+    }
+
+
+def _every_language() -> dict[str, dict[str, str]]:
+    words = {}
+    for code in LANGUAGES:
+        with speaking(code):
+            words[code] = page_words()
+    return words
+
+
 def described() -> dict[str, Any]:
     """The whole protocol as plain data, for the page's module."""
     return {
+        "WORDS": _every_language(),
         "VERSION": VERSION,
         "OPS": {op: op for op in sorted(INTENTS)},
         "FRAMES": {name.upper(): name for name in (HELLO, INTENT, PARTICIPANTS, STATE,

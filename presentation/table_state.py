@@ -41,7 +41,7 @@ from .hand_message import SINCE_LINES, HandLayout, headline, sorted_hand
 from .i18n import LANGUAGES, N_, _, card_text, current, n_, number
 from .labels import JOIN_LABEL, NEXT_HAND_LABEL, REMATCH_LABEL
 from .lobby_state import lobby_state
-from .page_protocol import VERSION
+from .page_protocol import VERSION, page_words
 from .render import LEVELS, TEXT_CARDS, log_text, rule_setting, rules_summary
 from .table_message import winners_text
 
@@ -131,7 +131,6 @@ def _labels(view: HandView | None, mode: str) -> dict[str, str]:
         "stock": _("Stock"),
         "discard_pile": _("Discard pile"),
         "spectating": _("You are watching: only players see their cards."),
-        "reconnecting": _("Reconnecting…"),
         "language": _("Language"),
         "invite": _("Invite"),
         "sound_on": _("Sounds on"),
@@ -149,17 +148,8 @@ def _labels(view: HandView | None, mode: str) -> dict[str, str]:
         # The match's result, put aside to look at the final table, and back.
         "see_table": _("See the table"),
         "see_result": _("See the result"),
-        # Why the connection closed, for each of the server's close codes
-        # (page_protocol.CLOSE_CODES), with the button that mends it.
-        "closed_elsewhere": _("You opened this table in another window or on another "
-                              "device. Press **{button}** to play here again.",
-                              button=_("Play here")).replace("**", ""),
-        "closed_not_in_instance": _("You are no longer in this Activity. Open it again "
-                                    "from Discord, or try again."),
-        "closed_broken": _("The connection to the table broke. Try again."),
-        "closed_too_fast": _("Too many moves at once: the table comes back in a moment."),
-        "play_here": _("Play here"),
-        "try_again": _("Try again"),
+        # Signing in and the connection: the words protocol.js holds too.
+        **page_words(),
     }
 
 

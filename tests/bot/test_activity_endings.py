@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import full_deck
+from presentation.i18n import LANGUAGES
+from presentation.page_protocol import described
 
 from .activity_pages import Participant, heads_up, launch_with_activity, open_page
 from .conftest import LaunchBot, Server, StopBot
@@ -227,3 +229,15 @@ async def test_the_latest_moves_on_the_page_keep_the_draws_from_the_stock(
     since = page.state()["since"]
     assert any("drew from the stock" in line for line in since), since
     assert any("discarded" in line for line in since), since
+
+
+def test_the_page_can_say_why_it_cannot_sign_in_before_any_state_in_every_language() -> None:
+    """Signing in and a connection closed early come before the first state and
+    its labels: protocol.js holds those words in every language."""
+    words = described()["WORDS"]
+    assert set(words) == set(LANGUAGES)
+    for code, said in words.items():
+        assert set(said) == set(words["en"]) and all(said.values()), code
+        if code != "en":
+            assert said["signin_here"] != words["en"]["signin_here"], code
+    assert "{n}" in words["fr"]["signin_retry_in"]  # the page fills in the seconds

@@ -8,28 +8,19 @@ import { backoff, signIn } from "./@asset(signin.js)";
 // Closed for a reason a reconnect would not mend: the page says why and waits.
 const FINAL = new Set([CLOSE.BAD_FRAME, CLOSE.NOT_IN_INSTANCE, CLOSE.OPENED_ELSEWHERE]);
 
-// What the player is told of each close, in their language, and the way on:
-// the server's own reason is a log's words, never shown. The English here is
-// for a close before the first picture of the table brought the labels.
+// What the player is told of each close, in their language, and the button
+// that mends it: the server's own reason is a log's words, never shown.
 const SAID = {
-  [CLOSE.OPENED_ELSEWHERE]: ["closed_elsewhere",
-    "You opened this table in another window or on another device. Play here to bring it back."],
-  [CLOSE.NOT_IN_INSTANCE]: ["closed_not_in_instance",
-    "You are no longer in this Activity. Open it again from Discord, or try again."],
-  [CLOSE.BAD_FRAME]: ["closed_broken", "The connection to the table broke. Try again."],
-  [CLOSE.TOO_FAST]: ["closed_too_fast", "Too many moves at once: the table comes back in a moment."],
+  [CLOSE.OPENED_ELSEWHERE]: ["closed_elsewhere", "play_here"],
+  [CLOSE.NOT_IN_INSTANCE]: ["closed_not_in_instance", "try_again"],
+  [CLOSE.BAD_FRAME]: ["closed_broken", "try_again"],
+  [CLOSE.TOO_FAST]: ["closed_too_fast", null],
 };
 
-// The banner for a close, with the button that mends it where one can.
+// The banner for a close; one a reconnect will not mend waits for the button.
 function sayClosed(code) {
-  const [name, english] = SAID[code];
-  const text = label(name) || english;
-  if (!FINAL.has(code)) {
-    banner(text);
-    return;
-  }
-  const again = code === CLOSE.OPENED_ELSEWHERE ? "play_here" : "try_again";
-  banner(text, { label: label(again) || (again === "play_here" ? "Play here" : "Try again"), act: connect });
+  const [text, again] = SAID[code];
+  banner(label(text), FINAL.has(code) ? { label: label(again), act: connect } : null);
 }
 
 export function send(op, extra = {}) {
@@ -111,7 +102,7 @@ export function connect() {
       sayClosed(event.code);
       if (FINAL.has(event.code)) return;
     } else {
-      banner(label("reconnecting") || "Reconnecting…");
+      banner(label("reconnecting"));
     }
     app.retries += 1;
     setTimeout(connect, backoff(app.retries - 1, 250, 8000));

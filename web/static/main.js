@@ -2,7 +2,7 @@
 // asks for. It holds no rule of the game: the moves it lights are the legal
 // ones the server listed, and the server decides every move again.
 import { DiscordSDK, Events } from "./@asset(vendor/embedded-app-sdk.js)";
-import { $, app } from "./@asset(state.js)";
+import { $, app, label } from "./@asset(state.js)";
 import { connect, participantsChanged } from "./@asset(connection.js)";
 import { render, showParticipants } from "./@asset(drawing.js)";
 import { holdUpright, showPresence, watchInvite, watchLayout } from "./@asset(discord.js)";
@@ -23,7 +23,7 @@ async function start() {
   $("app").tabIndex = -1;
   $("app").focus({ preventScroll: true });
   if (!new URLSearchParams(location.search).get("frame_id")) {
-    banner("Open this table from Discord: press Open table on the table in the chat.");
+    banner(label("open_from_discord"));
     return;
   }
   const clientId = document.querySelector('meta[name="client-id"]').content;

@@ -2,7 +2,7 @@
 // code for a session of this member in this instance. A sign-in that fails is
 // tried again by itself where waiting can mend it (a busy server says how long),
 // and otherwise the page says why and offers Try again: it never just stops.
-import { app } from "./@asset(state.js)";
+import { app, label } from "./@asset(state.js)";
 import { banner } from "./@asset(outcome.js)";
 
 // The SDK's error code when the person closes Discord's consent screen (its
@@ -43,10 +43,11 @@ async function authorize(sdk) {
     return code;
   } catch (error) {
     if (error && error.code === CONSENT_REFUSED) {
-      throw new SignInFailed("Rummy needs to know who you are to seat you at the table: "
-        + "press Try again, then Authorize.", { person: true });
+      throw new SignInFailed(label("signin_consent"), { person: true });
     }
-    throw new SignInFailed(`Discord did not sign you in (${(error && error.message) || error}).`);
+    // What Discord said is for the debug log Discord keeps, not the player.
+    console.warn("authorize failed:", error);
+    throw new SignInFailed(label("signin_refused"));
   }
 }
 
@@ -61,24 +62,28 @@ async function signInOnce() {
       body: JSON.stringify({ code, instance_id: sdk.instanceId }),
     });
   } catch {
-    throw new SignInFailed("The table's server could not be reached.");
+    throw new SignInFailed(label("signin_unreachable"));
   }
   const body = await reply.json().catch(() => ({}));
-  const said = body.error || `the table's server answered ${reply.status}`;
+  // The server's reason is a log's words, in English: the player is told in
+  // theirs by the status, and the reason goes to the debug log.
+  if (!reply.ok) console.warn("sign-in refused:", reply.status, body.error);
+  const wait = Number(reply.headers.get("Retry-After"));
+  // The bot's own refusal with no wait: it cannot sign anybody in until its host mends it.
+  if (reply.status === 503 && !(wait > 0) && body.error) throw new SignInFailed(label("signin_not_set_up"));
   if (reply.status === 429 || reply.status === 503) {
-    const wait = Number(reply.headers.get("Retry-After"));
-    throw new SignInFailed(`${said[0].toUpperCase()}${said.slice(1)}.`,
-      { wait: Number.isFinite(wait) && wait > 0 ? wait : null });
+    throw new SignInFailed(label("signin_busy"), { wait: Number.isFinite(wait) && wait > 0 ? wait : null });
   }
-  if (reply.status === 403) throw new SignInFailed(said, { final: true });
-  if (!reply.ok) throw new SignInFailed(said);
+  if (reply.status === 403) throw new SignInFailed(label("signin_here"), { final: true });
+  if (reply.status === 401) throw new SignInFailed(label("signin_refused"));
+  if (!reply.ok) throw new SignInFailed(label("signin_failed"));
   app.session = body.session;
   await sdk.commands.authenticate({ access_token: body.access_token });
 }
 
 // Waits until the player presses Try again under ``text``.
 export function offerRetry(text) {
-  return new Promise((chosen) => { banner(text, { label: "Try again", act: chosen }); });
+  return new Promise((chosen) => { banner(text, { label: label("try_again"), act: chosen }); });
 }
 
 // Signs in, however many tries it takes; false if it never can (a page opened
@@ -101,7 +106,7 @@ export async function signIn() {
         continue;
       }
       const wait = failed.wait !== null ? failed.wait * 1000 : backoff(attempt);
-      banner(`${failed.message} Trying again in ${Math.ceil(wait / 1000)} s…`);
+      banner(`${failed.message} ${label("signin_retry_in").replace("{n}", String(Math.ceil(wait / 1000)))}`);
       await sleep(wait);
     }
   }
@@ -112,7 +117,7 @@ export async function signIn() {
 export async function handshake(sdk) {
   const answered = await Promise.race([sdk.ready().then(() => true), sleep(READY_WITHIN).then(() => false)]);
   if (!answered) {
-    await offerRetry("Discord did not answer the table.");
+    await offerRetry(label("no_answer"));
     location.reload();
     return false;
   }

@@ -22,8 +22,25 @@ export const app = {
   showNewGame: () => {},
 };
 
+import { WORDS } from "./@asset(protocol.js)";
+
 export const $ = (id) => document.getElementById(id);
 
+// The language of the page's words before the server has said which: the
+// browser's, where the catalogues have it.
+function language() {
+  if (app.state && app.state.language) return app.state.language;
+  for (const tag of navigator.languages || [navigator.language]) {
+    const code = String(tag || "").replace("-", "_");
+    if (WORDS[code]) return code;
+    if (WORDS[code.split("_")[0]]) return code.split("_")[0];
+  }
+  return "en";
+}
+
+// One of the page's words, in the player's language: the state's labels, else
+// (signing in, a connection closed before the first state) the protocol's own.
 export function label(name) {
-  return (app.state && app.state.labels && app.state.labels[name]) || "";
+  const said = app.state && app.state.labels && app.state.labels[name];
+  return said || (WORDS[language()] || WORDS.en)[name] || "";
 }
