@@ -25,7 +25,9 @@ MODE:
   the server frozen, 120 pages relayed at once (``tests.bench.attack_relay``:
   its modes ``flood``, ``frozen`` and ``relay120``, with its options);
 - ``signin``, ``together``, ``rotate``, ``idleflood``: the way in, signing in
-  and connecting (``tests.bench.attack_signin``, with its options).
+  and connecting (``tests.bench.attack_signin``, with its options);
+- ``local-memory``: local play's memory over many matches at machine speed
+  (``tests.bench.attack_local``, with its options).
 
 ``--nofile N`` starts the bot with that limit on open files, soft and hard
 (as systemd's LimitNOFILE=1024 sets them). ``--bot-root DIR`` runs the bot
@@ -40,6 +42,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib
 import json
 import random
 import shutil
@@ -66,6 +69,7 @@ MODES = ("hints", "idle", "slowloris", "pings")
 # Modes another module measures: this one's name for it, and that module's.
 RELAY_MODES = {"relay-flood": "flood", "relay-frozen": "frozen", "relay120": "relay120"}
 SIGNIN_MODES = {mode: mode for mode in attack_signin.MODES}
+LOCAL_MODE = "local-memory"  # tests.bench.attack_local measures one thing: no mode of its own
 CALM = 15.0
 REFUSALS: dict[str, int] = {}  # seconds the others play with nobody attacking, for the comparison
 
@@ -427,6 +431,10 @@ def elsewhere(argv: list[str]) -> int | None:
     """Run a mode another module measures, with the rest of the command line
     (``--bot-root`` among it) as that module reads it; None for this one's."""
     for at, word in enumerate(argv):
+        if word == LOCAL_MODE:
+            # Loaded for its mode alone: it brings local play's test fixtures along.
+            local = importlib.import_module(".attack_local", __package__)
+            return int(local.main([*argv[:at], *argv[at + 1:]]))
         for modes, entry in ((RELAY_MODES, attack_relay.main), (SIGNIN_MODES, attack_signin.main)):
             if word in modes:
                 return entry([*argv[:at], modes[word], *argv[at + 1:]])
@@ -438,7 +446,7 @@ def main(argv: list[str] | None = None) -> int:
     if (code := elsewhere(argv)) is not None:
         return code
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("mode", choices=MODES + tuple(RELAY_MODES) + tuple(SIGNIN_MODES))
+    parser.add_argument("mode", choices=(*MODES, *RELAY_MODES, *SIGNIN_MODES, LOCAL_MODE))
     parser.add_argument("--others", type=int, default=Options.others)
     parser.add_argument("--think", type=float, default=Options.think)
     parser.add_argument("--pages", type=int, default=Options.pages)

@@ -1,36 +1,31 @@
 """Relay attack benchmark: ``python -m tests.bench.attack_relay MODE [--bot-root DIR]``.
 
-What one member can do, through the Activity's relay, to a bot sharded over
-two processes on one PostgreSQL, and what a frozen process does to the pages
-relayed to it. The real bot runs as two ``python bot.py`` processes on the
-emulator in this one, on an embedded PostgreSQL: "zero" holds shard 0 and
-"one" shard 1 (``SHARD_COUNT=2``), with the lease timings of production
-(``LEASE_TTL`` and ``LEASE_CHECK`` unset) unless ``--lease-ttl`` says
-otherwise. A game is dealt in a server of shard 1, and its first mover signs
-in to the Activity: a page of theirs that reaches zero is relayed to one. The
-requests are real HTTP and WebSockets on 127.0.0.1.
+What one member can do through the Activity's relay to a bot sharded over
+two processes on one PostgreSQL (embedded), and what a frozen process does to
+the pages relayed to it. Two ``python bot.py`` run on the emulator in this
+one: "zero" holds shard 0, "one" shard 1 (``SHARD_COUNT=2``), with the lease
+timings of production unless ``--lease-ttl`` says otherwise. A game is dealt
+in a server of shard 1 and its first mover signs in: their page that reaches
+zero is relayed to one. Real HTTP and WebSockets on 127.0.0.1.
 
 MODE:
 
 - ``flood``: the member reconnects in ``--loops`` loops at once (connect,
   hello, one answer, close) at zero for ``--seconds``, while a player of a
-  server of shard 0 keeps a page open at zero and looks at the hand's log
-  once a second. Printed: the hellos a second and what they were answered,
-  zero's missed lease renewals, whether it stepped down or exited, its
-  warnings, its CPU, and whether the other player's page stayed and was
-  answered;
+  server of shard 0 keeps a page open at zero, looking at the hand's log once
+  a second: the hellos a second and their answers, zero's missed lease
+  renewals, whether it stepped down, its warnings and CPU, whether the other
+  page stayed and was answered;
 - ``frozen``: the member's page is relayed through zero to one, then one is
-  stopped (SIGSTOP) for ``--freeze`` seconds: the seconds until the relayed
-  page is closed and its code, the same for a page opened at zero as the
-  freeze begins, then (SIGCONT) the seconds until a fresh page at zero has
-  its table again;
+  stopped (SIGSTOP) for ``--freeze`` seconds: the seconds until that page is
+  closed and its code, the same for a page opened at zero as the freeze
+  begins, then (SIGCONT) until a fresh page at zero has its table again;
 - ``relay120``: ``--members`` members of the game's server each open 3 pages
   at zero at once: how many had the table, and how many were closed (with
   which codes), within 15 s.
 
 ``--bot-root DIR`` runs the bot of another checkout for both processes (a
 ``git worktree`` of an older commit), for a before-and-after in one sitting.
-
 Not part of the test run, and it asserts nothing: it measures.
 """
 
@@ -71,7 +66,9 @@ from .load_process import ANSI, BotProcess
 MODES = ("flood", "frozen", "relay120")
 TRY_AGAIN = 1013  # web.relay's code: the page reconnects a moment later
 CODE_NAMES = {code: name for name, code in CLOSE_CODES.items()} | {
-    TRY_AGAIN: "try again", 1000: "normal", 1006: "abnormal", 1011: "server error"}
+    TRY_AGAIN: "try again", 1000: "normal", 1001: "going away", 1006: "abnormal",
+    1011: "server error"}
+NOT_CONNECTED = "not connected"
 ANSWER_WITHIN = 5.0  # a flood connection waits this long for its one answer, as the test does
 LOOK_WITHIN = 5.0
 RELAY_WINDOW = 15.0
@@ -106,7 +103,6 @@ class Cluster:
     watchers: list[Actor] = field(default_factory=list)
     # Where each process's log stood when the measurement began.
     marks: dict[str, int] = field(default_factory=dict)
-    member: Actor | None = None
     session: str = ""
 
     def base(self, name: str) -> str:
@@ -119,12 +115,9 @@ def named(code: int | None) -> str:
 
 def log_lines(bot: BotProcess, text: str, since: int = 0) -> list[str]:
     """The lines of the bot's log holding ``text``, from byte ``since`` on."""
-    try:
-        with bot.log_path.open("rb") as log:
-            log.seek(since)
-            lines = ANSI.sub("", log.read().decode(errors="replace")).splitlines()
-    except OSError:
-        return []
+    with bot.log_path.open("rb") as log:
+        log.seek(since)
+        lines = ANSI.sub("", log.read().decode(errors="replace")).splitlines()
     return [line for line in lines if text in line]
 
 
@@ -139,13 +132,13 @@ class Page:
         self.ws: aiohttp.ClientWebSocketResponse | None = None
         self.frames: list[dict[str, Any]] = []
         self.opened_at = 0.0
-        self.table_at: float | None = None
+        self.table_at: float | None = None  # the game's table, being played
+        self.other_stage = ""  # the stage of a picture that was not the game in play
         self.closed_at: float | None = None
         self.code: int | None = None
         self.failed = ""  # why the connection could not even be opened
         self.seq = 0
         self.settled = asyncio.Event()  # the table came, or the page was closed
-        self.ended = asyncio.Event()
         self.reader: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
@@ -167,37 +160,38 @@ class Page:
                     continue
                 frame = json.loads(message.data)
                 self.frames.append(frame)
-                if frame.get("type") == "state" and self.table_at is None:
+                if frame.get("type") != "state" or self.table_at is not None:
+                    continue
+                # An empty table ("none") is what a process that does not play the
+                # server would show: not the game, however fast it came.
+                if frame.get("stage") == "playing":
                     self.table_at = time.monotonic()
-                    self.settled.set()
+                else:
+                    self.other_stage = str(frame.get("stage"))
+                self.settled.set()
         self.code = self.ws.close_code
         self._end()
 
     def _end(self) -> None:
         self.closed_at = time.monotonic()
         self.settled.set()
-        self.ended.set()
 
-    @property
-    def open_still(self) -> bool:
-        return self.closed_at is None
-
-    async def until(self, event: asyncio.Event, deadline: float) -> bool:
-        """Whether ``event`` was set by the monotonic ``deadline``."""
+    async def settled_within(self, seconds: float) -> bool:
+        """Whether the table came, or the page was closed, within ``seconds``."""
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(event.wait(), max(0.0, deadline - time.monotonic()))
-        return event.is_set()
+            await asyncio.wait_for(self.settled.wait(), seconds)
+        return self.settled.is_set()
 
     async def look(self) -> float | None:
         """Seconds an intent that only looks (the hand's log) took to be
         answered, or None if no answer came within ``LOOK_WITHIN``."""
-        if self.ws is None or not self.open_still:
+        if self.ws is None or self.closed_at is not None:
             return None
         self.seq += 1
         seq, seen, started = self.seq, len(self.frames), time.monotonic()
         with contextlib.suppress(ConnectionError, RuntimeError):
             await self.ws.send_str(json.dumps({"type": "intent", "seq": seq, "op": "log"}))
-        while time.monotonic() - started < LOOK_WITHIN and self.open_still:
+        while time.monotonic() - started < LOOK_WITHIN and self.closed_at is None:
             if any(f.get("seq") == seq for f in self.frames[seen:]):
                 return time.monotonic() - started
             await asyncio.sleep(0.002)
@@ -208,9 +202,9 @@ class Page:
             return f"not connected ({self.failed})"
         if self.table_at is not None:
             return "the table"
-        if self.closed_at is not None:
-            return f"closed {named(self.code)}"
-        return "no answer"
+        if self.other_stage:
+            return f"a table at stage {self.other_stage}"
+        return "no answer" if self.closed_at is None else f"closed {named(self.code)}"
 
     async def close(self) -> None:
         if self.ws is not None:
@@ -252,17 +246,6 @@ def tables_on_shards(emu: FakeDiscord) -> dict[int, tuple[Guild, Channel, list[T
     return tables
 
 
-async def until_connected(emu: FakeDiscord, bots: dict[str, BotProcess]) -> None:
-    deadline = time.monotonic() + 60
-    while {s.shard_id for s in emu.gateway.sessions.values() if s.connection} != {0, 1}:
-        for name, bot in bots.items():
-            if bot.process.returncode is not None:
-                raise RuntimeError(f"{name} exited:\n{bot.log_tail()}")
-        if time.monotonic() > deadline:
-            raise RuntimeError("the two shards were not on the gateway within 60 s")
-        await asyncio.sleep(0.05)
-
-
 @contextlib.asynccontextmanager
 async def cluster_of_two(options: Options) -> AsyncIterator[Cluster]:
     workdir = Path(tempfile.mkdtemp(prefix="rummy-attack-relay-"))
@@ -288,8 +271,9 @@ async def cluster_of_two(options: Options) -> AsyncIterator[Cluster]:
             bots[name] = await BotProcess.start(
                 emu, workdir / "unused", workdir / f"{name}.log", log_level="INFO",
                 extra_env=env, root=options.bot_root)
-        await until_connected(emu, bots)
         for bot in bots.values():
+            # Ready once each of its shards is: both on the gateway, as the test waits for.
+            await until_logged(bot, "logged in as", 60)
             await until_logged(bot, "the Activity's table is served", 60)
             # The card faces' upload draws on the bot's allowance of requests to
             # Discord, which the pages' hellos draw on too: measured after it.
@@ -313,8 +297,16 @@ async def seat_member(cluster: Cluster) -> None:
     (the process that plays it: a session is good in every process)."""
     _guild, channel, players = cluster.tables[1]
     mover = await deal_and_draw(channel, players)
-    cluster.member = mover.actor
     cluster.session = await sign_in(cluster, "one", mover.actor, channel)
+
+
+async def settle_exit(cluster: Cluster, name: str) -> None:
+    """A process that said it is stopping is given the time to exit: it
+    closes its gateway and pages first, and whether it exits is told."""
+    bot = cluster.bots[name]
+    if log_lines(bot, "stopping", cluster.marks.get(name, 0)):
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(bot.process.wait(), 15)
 
 
 def process_lines(cluster: Cluster, name: str) -> list[str]:
@@ -329,8 +321,6 @@ def process_lines(cluster: Cluster, name: str) -> list[str]:
             f"('{LEASES_MISSED}'), {len(stopping)} lines saying 'stopping'",
             f"{name} logged {errors} errors and {warnings} warnings, "
             f"{len(log_lines(bot, NO_LOOKUP))} of them '{NO_LOOKUP}'"]
-    if stopping:
-        said.append(f"  {stopping[0].strip()[:160]}")
     said += [f"  {line[:200]}" for line in first_error(bot)]
     since = warned(bot, cluster.marks.get(name, 0)).most_common()
     said += [f"  since the measurement began, {count} x: {text}" for text, count in since[:4]]
@@ -358,9 +348,16 @@ def warned(bot: BotProcess, since: int) -> Counter[str]:
 async def hello_once(http: aiohttp.ClientSession, base: str, session: str) -> str:
     """Connect, say hello, read one answer (and the close after a closing
     frame), close: what the process answered."""
-    async with http.ws_connect(f"{base}/ws") as ws:
+    try:
+        ws = await http.ws_connect(f"{base}/ws")
+    except (aiohttp.ClientError, OSError, TimeoutError) as error:
+        return f"{NOT_CONNECTED} ({type(error).__name__})"
+    async with ws:
         await ws.send_str(json.dumps({"type": "hello", "session": session}))
-        message = await ws.receive(timeout=ANSWER_WITHIN)
+        try:
+            message = await ws.receive(timeout=ANSWER_WITHIN)
+        except TimeoutError:
+            return f"no answer within {ANSWER_WITHIN:g} s"
         if message.type is aiohttp.WSMsgType.TEXT:
             kind = str(json.loads(message.data).get("type"))
             if kind != "closing":
@@ -372,28 +369,39 @@ async def hello_once(http: aiohttp.ClientSession, base: str, session: str) -> st
 
 
 async def reconnect_loops(base: str, session: str, loops: int, stop: float,
-                          answers: Counter[str]) -> int:
+                          answers: Counter[str]) -> None:
     """One member's connect, hello and close, in ``loops`` loops at once until
-    ``stop``, as fast as the process answers; the hellos sent."""
-    sent = 0
+    ``stop``, as fast as the process answers; what each was answered."""
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
 
         async def loop() -> None:
-            nonlocal sent
             while time.monotonic() < stop:
-                sent += 1
                 try:
-                    answers[await hello_once(http, base, session)] += 1
+                    answer = await hello_once(http, base, session)
                 except (aiohttp.ClientError, OSError, TimeoutError) as error:
-                    answers[f"failed ({type(error).__name__})"] += 1
-                    await asyncio.sleep(0.01)
+                    answer = f"failed after the hello ({type(error).__name__})"
+                answers[answer] += 1
+                if answer.startswith(NOT_CONNECTED):
+                    await asyncio.sleep(0.01)  # a process gone refuses at once: no busy loop
 
         await asyncio.gather(*(loop() for _ in range(loops)))
-    return sent
+
+
+async def cpu_share(bot: BotProcess, stop: float) -> float:
+    """The share of a core ``bot`` used until ``stop``, or until it exited
+    (its last reading before: /proc forgets a process that is gone)."""
+    first = last = bot.cpu_seconds()
+    started = at = time.monotonic()
+    while time.monotonic() < stop and bot.process.returncode is None:
+        await asyncio.sleep(0.25)
+        reading = bot.cpu_seconds()
+        if reading and bot.process.returncode is None:
+            last, at = reading, time.monotonic()
+    return (last - first) / max(at - started, 0.001)
 
 
 async def keep_looking(page: Page, stop: float, times: list[float | None]) -> None:
-    while time.monotonic() < stop and page.open_still:
+    while time.monotonic() < stop and page.closed_at is None:
         times.append(await page.look())
         await asyncio.sleep(1.0)
 
@@ -407,26 +415,28 @@ def looks_line(times: list[float | None]) -> str:
 
 
 async def flood(cluster: Cluster, options: Options) -> None:
+    print(f"  {options.loops} loops of connect, hello, close at zero for {options.seconds:g} s")
     _guild, channel, players = cluster.tables[0]
     neighbour_player = await deal_and_draw(channel, players)
     session = await sign_in(cluster, "zero", neighbour_player.actor, channel)
     neighbour = Page(cluster.http, cluster.base("zero"), session)
     await neighbour.open()
-    await neighbour.until(neighbour.settled, time.monotonic() + 10)
+    await neighbour.settled_within(10)
     zero, one = cluster.bots["zero"], cluster.bots["one"]
-    cpu = (zero.cpu_seconds(), one.cpu_seconds())
     answers: Counter[str] = Counter()
     looks: list[float | None] = []
     started = time.monotonic()
     stop = started + options.seconds
-    sent, _ = await asyncio.gather(
+    _, _, *shares = await asyncio.gather(
         reconnect_loops(cluster.base("zero"), cluster.session, options.loops, stop, answers),
-        keep_looking(neighbour, stop, looks))
+        keep_looking(neighbour, stop, looks), cpu_share(zero, stop), cpu_share(one, stop))
     elapsed = time.monotonic() - started
-    shares = ((zero.cpu_seconds() - cpu[0]) / elapsed, (one.cpu_seconds() - cpu[1]) / elapsed)
+    sent = sum(count for what, count in answers.items() if not what.startswith(NOT_CONNECTED))
     await asyncio.sleep(2.0)  # a step-down under way reaches the log, a close the page
+    await settle_exit(cluster, "zero")
     after = await neighbour.look()
-    print(f"  {sent} hellos in {elapsed:.1f} s: {sent / elapsed:.0f} a second")
+    print(f"  {sent} hellos in {options.seconds:g} s: {sent / options.seconds:.0f} a second "
+          f"(the last answered {elapsed - options.seconds:.1f} s after)")
     print("  answered: " + ", ".join(f"{what} {count}" for what, count in answers.most_common()))
     for line in process_lines(cluster, "zero"):
         print(f"  {line}")
@@ -442,10 +452,11 @@ async def flood(cluster: Cluster, options: Options) -> None:
 
 
 async def frozen(cluster: Cluster, options: Options) -> None:
+    print(f"  one stopped for {options.freeze:g} s")
     one = cluster.bots["one"]
     relayed = Page(cluster.http, cluster.base("zero"), cluster.session)
     await relayed.open()
-    if not await relayed.until(relayed.settled, time.monotonic() + 10) or not relayed.table_at:
+    if not await relayed.settled_within(10) or not relayed.table_at:
         print(f"  the relayed page never had its table: {relayed.outcome()}")
         return
     one.process.send_signal(signal.SIGSTOP)
@@ -454,44 +465,63 @@ async def frozen(cluster: Cluster, options: Options) -> None:
     try:
         newcomer = Page(cluster.http, cluster.base("zero"), cluster.session)
         await newcomer.open()
-        await asyncio.gather(relayed.until(relayed.ended, thaw),
-                             newcomer.until(newcomer.ended, thaw))
+        # The whole freeze, whenever the pages are closed: its length decides the holder's leases.
+        await asyncio.sleep(max(0.0, thaw - time.monotonic()))
     finally:
         one.process.send_signal(signal.SIGCONT)
     thawed_at = time.monotonic()
+    exited = asyncio.create_task(exit_moment(one))
+    seconds, tries = await table_again(cluster, thawed_at)
+    await settle_exit(cluster, "one")
     for what, page, since, moment in (
             ("the relayed page", relayed, frozen_at, "the SIGSTOP"),
-            ("a page opened at zero during the freeze", newcomer, newcomer.opened_at,
+            ("a page opened at zero as the freeze began", newcomer, newcomer.opened_at,
              "it opened")):
-        if page.closed_at is not None and page.closed_at <= thaw:
-            print(f"  {what}: closed {named(page.code)} {page.closed_at - since:.1f} s after "
-                  f"{moment}" + (", without the table" if not page.table_at else ""))
-        else:
-            print(f"  {what}: not closed within {options.freeze:g} s ({page.outcome()})")
-    seconds, tries = await table_again(cluster, thawed_at)
+        print(f"  {what}: {fate(page, since, moment, thaw, thawed_at)}")
     print("  after the SIGCONT, a fresh page at zero: "
           + (f"had its table {seconds:.1f} s later" if seconds is not None
              else f"no table within {THAW_WITHIN:g} s")
-          + f" (tries: {', '.join(tries)})")
-    for what, page in (("the relayed page", relayed), ("the freeze's page", newcomer)):
-        if page.closed_at is not None and page.closed_at > thaw:
-            print(f"  {what} was closed {named(page.code)} {page.closed_at - thawed_at:.1f} s "
-                  f"after the SIGCONT")
+          + " (tries: " + ", ".join(f"{what} x{count}" for what, count in tries.items()) + ")")
+    if exited.done():
+        # It served a moment after the thaw, then stepped down: what a page finds now.
+        later = Page(cluster.http, cluster.base("zero"), cluster.session)
+        await later.open()
+        await later.settled_within(5)
+        await later.close()
+        print(f"  one exited {exited.result() - thawed_at:.1f} s after the SIGCONT; a page at "
+              f"zero then: {later.outcome()}")
+    exited.cancel()
     for line in process_lines(cluster, "one"):
         print(f"  {line}")
     for page in (relayed, newcomer):
         await page.close()
 
 
-async def table_again(cluster: Cluster, thawed_at: float) -> tuple[float | None, list[str]]:
+def fate(page: Page, since: float, moment: str, thaw: float, thawed_at: float) -> str:
+    """When and how a page was closed: within the freeze, or after the thaw."""
+    if page.closed_at is not None and page.closed_at <= thaw:
+        return (f"closed {named(page.code)} {page.closed_at - since:.1f} s after {moment}"
+                + ("" if page.table_at else ", without the table"))
+    said = f"not closed within the freeze ({page.outcome()})"
+    if page.closed_at is None:
+        return f"{said}, still open {time.monotonic() - thawed_at:.0f} s after the SIGCONT"
+    return f"{said}, closed {named(page.code)} {page.closed_at - thawed_at:.1f} s after the SIGCONT"
+
+
+async def exit_moment(bot: BotProcess) -> float:
+    await bot.process.wait()
+    return time.monotonic()
+
+
+async def table_again(cluster: Cluster, thawed_at: float) -> tuple[float | None, Counter[str]]:
     """Seconds from ``thawed_at`` until a fresh page at zero has its table;
-    what each try was answered."""
-    tries: list[str] = []
+    what the tries were answered."""
+    tries: Counter[str] = Counter()
     while time.monotonic() - thawed_at < THAW_WITHIN:
         page = Page(cluster.http, cluster.base("zero"), cluster.session)
         await page.open()
-        await page.until(page.settled, time.monotonic() + 5)
-        tries.append(page.outcome())
+        await page.settled_within(5)
+        tries[page.outcome()] += 1
         await page.close()
         if page.table_at is not None:
             return page.table_at - thawed_at, tries
@@ -504,11 +534,10 @@ async def relay120(cluster: Cluster, options: Options) -> None:
     sessions = [await sign_in(cluster, "one", watcher, channel) for watcher in cluster.watchers]
     pages = [Page(cluster.http, cluster.base("zero"), session)
              for session in sessions for _ in range(PAGES_EACH)]
-    cpu = {name: bot.cpu_seconds() for name, bot in cluster.bots.items()}
-    started = time.monotonic()
+    end = time.monotonic() + RELAY_WINDOW
+    cpu = [asyncio.create_task(cpu_share(bot, end)) for bot in cluster.bots.values()]
     await asyncio.gather(*(page.open() for page in pages))
-    await asyncio.sleep(max(0.0, started + RELAY_WINDOW - time.monotonic()))
-    end = started + RELAY_WINDOW
+    shares = await asyncio.gather(*cpu)  # each watches until the end of the window
     tables = sorted(p.table_at - p.opened_at for p in pages
                     if p.table_at is not None and p.table_at <= end)
     closed = Counter(named(p.code) if not p.failed else f"not connected ({p.failed})"
@@ -516,17 +545,14 @@ async def relay120(cluster: Cluster, options: Options) -> None:
     neither = sum(1 for p in pages if p.table_at is None and p.closed_at is None)
     print(f"  {len(pages)} pages ({len(sessions)} members x {PAGES_EACH}) at zero for shard 1's "
           f"server, within {RELAY_WINDOW:g} s:")
-    if tables:
-        print(f"  {len(tables)} had the table (median {statistics.median(tables):.2f} s, "
-              f"slowest {tables[-1]:.2f} s after opening)")
-    else:
-        print("  none had the table")
+    timing = (f" (median {statistics.median(tables):.2f} s, slowest {tables[-1]:.2f} s after "
+              "opening)") if tables else ""
+    print(f"  {len(tables)} had the table{timing}")
     print(f"  {sum(closed.values())} were closed: "
           + (", ".join(f"{code} x{count}" for code, count in closed.most_common()) or "none")
           + f"; {neither} had neither")
-    shares = ", ".join(f"{name} {(bot.cpu_seconds() - cpu[name]) / RELAY_WINDOW * 100:.0f} %"
-                       for name, bot in cluster.bots.items())
-    print(f"  CPU over the {RELAY_WINDOW:g} s: {shares} of a core")
+    print(f"  CPU over the {RELAY_WINDOW:g} s: zero {shares[0] * 100:.0f} %, one "
+          f"{shares[1] * 100:.0f} % of a core")
     for name in cluster.bots:
         for line in process_lines(cluster, name)[1:]:
             print(f"  {line}")
@@ -542,30 +568,19 @@ async def run(options: Options) -> None:
         cluster.marks = {name: bot.log_path.stat().st_size
                          for name, bot in cluster.bots.items()}
         print(f"{options.mode}, bot from {options.bot_root or 'this checkout'} ({lease}):")
-        if options.mode == "flood":
-            print(f"  {options.loops} loops of connect, hello, close at zero for "
-                  f"{options.seconds:g} s")
-            await flood(cluster, options)
-        elif options.mode == "frozen":
-            print(f"  one stopped for {options.freeze:g} s")
-            await frozen(cluster, options)
-        else:
-            await relay120(cluster, options)
+        await {"flood": flood, "frozen": frozen, "relay120": relay120}[options.mode](
+            cluster, options)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("mode", choices=MODES)
-    parser.add_argument("--loops", type=int, default=Options.loops,
-                        help="flood: the member's reconnect loops at once")
-    parser.add_argument("--seconds", type=float, default=Options.seconds,
-                        help="flood: how long the member reconnects")
-    parser.add_argument("--freeze", type=float, default=Options.freeze,
-                        help="frozen: seconds process one is stopped")
-    parser.add_argument("--members", type=int, default=Options.members,
-                        help=f"relay120: members opening {PAGES_EACH} pages each")
-    parser.add_argument("--lease-ttl", type=float, default=None,
-                        help="LEASE_TTL of both processes (by default production's)")
+    for name, kind, said in (("loops", int, "flood: the member's reconnect loops at once"),
+                             ("seconds", float, "flood: how long the member reconnects"),
+                             ("freeze", float, "frozen: seconds process one is stopped"),
+                             ("members", int, f"relay120: members opening {PAGES_EACH} pages")):
+        parser.add_argument(f"--{name}", type=kind, default=getattr(Options, name), help=said)
+    parser.add_argument("--lease-ttl", type=float, help="LEASE_TTL of both (else production's)")
     parser.add_argument("--bot-root", type=Path)
     args = parser.parse_args(argv)
     if min(args.loops, args.members) < 1 or min(args.seconds, args.freeze) <= 0:
