@@ -9,7 +9,8 @@ import os
 from playwright.async_api import FrameLocator
 
 from .conftest import Browsing, LocalBot
-from .test_activity_game import VOICE, in_channel, launch_here, started_alone
+from .test_activity import MOST_TURNS, greedy_turn, my_activity_turn
+from .test_activity_game import VOICE, frames_of, in_channel, launch_here, started_alone
 from .test_local_play import ACTION_TIMEOUT, slash
 
 # Where a run may leave what the page looked like, for a person to look at.
@@ -69,3 +70,47 @@ async def test_a_cancelled_lobby_says_so_on_a_phone(
     await frame.locator('[data-move="cancel"]').tap()
     await offered_after(frame, "Ann cancelled the lobby.")
     await picture(frame, "cancelled-phone")
+
+
+async def test_a_finished_matchs_result_takes_the_focus_and_can_be_set_aside(
+    local_bot: LocalBot, browsing: Browsing
+) -> None:
+    page = await browsing.open(local_bot.url + "?as=ann", width=1280, height=800)
+    frames = frames_of(page)
+    await in_channel(page, VOICE)
+    frame = await launch_here(page)
+    await frame.locator("summary").click()
+    await frame.locator('select[name="length"]').select_option("hands:1")
+    await frame.locator('[data-move="open"]').click()
+    await frame.locator('[data-move="add_hard"]:not([disabled])').click()
+    # The computer's seat says its level, as the chat does.
+    await frame.locator(".lobby .seat .name", has_text="Ada (hard)").wait_for(
+        timeout=ACTION_TIMEOUT)
+    await frame.locator('[data-move="start"]:not([disabled])').click()
+    for _ in range(MOST_TURNS):
+        if await my_activity_turn(frame) == "over":
+            break
+        await greedy_turn(frame, frames)
+    sheet = frame.locator("#sheet:not([hidden])")
+    await sheet.wait_for(timeout=ACTION_TIMEOUT)
+    # The result has the keyboard: its first button, Rematch, which it names.
+    await sheet.locator('[data-move="rematch"]').wait_for(timeout=ACTION_TIMEOUT)
+    await frame.locator("body").evaluate("""() => new Promise((done, failed) => {
+      const began = Date.now();
+      const look = () => {
+        if (document.activeElement.dataset.move === "rematch") done();
+        else if (Date.now() - began > 15000) failed(document.activeElement.outerHTML);
+        else setTimeout(look, 50);
+      };
+      look();
+    })""")
+    assert "on the table" not in (await sheet.locator(".next").text_content() or "")
+    # One hand: each player's points as a bar, not a lone dot.
+    assert await sheet.locator("svg.chart rect").count() == 2
+    await picture(frame, "match-desktop")
+    # Set aside to look at the final table, and brought back.
+    await sheet.locator('[data-move="see_table"]').click()
+    await frame.locator("#sheet").wait_for(state="hidden", timeout=ACTION_TIMEOUT)
+    assert await frame.locator("#felt").is_visible()
+    await frame.locator('#moves [data-move="see_result"]').click()
+    await sheet.locator('[data-move="rematch"]').wait_for(timeout=ACTION_TIMEOUT)
