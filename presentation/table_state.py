@@ -170,7 +170,7 @@ def _since(table: Table, key: str | None, turn: str | None) -> list[str]:
     window = entries[start:end]
     if all(by is None for by, _line in window):
         return []  # the deal alone: nobody has moved yet
-    return [log_text(line) for _by, line in window][-SINCE_LINES * 2:]
+    return [log_text(line) for _by, line in window][-SINCE_LINES:]
 
 
 def _outcome(table: Table, outcome: HandOutcome, viewer: str | None) -> dict[str, Any]:
