@@ -1,12 +1,16 @@
 """Upgrading local play keeps the game in progress: ``python bot.py`` started
 on the world file the release before wrote (a pickle, readable by anyone)
 shows Ann the same server, the same hand message and the same cards, and the
-old file is replaced by the JSON one only its owner may read."""
+old file is replaced by the JSON one only its owner may read. A world no
+version can read is set aside for its owner alone, with the bot's database of
+its games: no live table is left in a channel that no longer exists."""
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import stat
+from pathlib import Path
 
 from playwright.async_api import Locator
 
@@ -63,3 +67,38 @@ async def test_a_world_the_previous_release_saved_goes_on_with_its_game(
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert not list(local_bot.home.glob("*.unreadable"))
     assert not list(local_bot.home.glob("*.orphaned"))
+
+
+def live_tables(database: Path) -> int:
+    with sqlite3.connect(database) as db:
+        (count,) = db.execute("select count(*) from live_tables").fetchone()
+    return int(count)
+
+
+async def test_a_world_that_cannot_be_read_leaves_no_live_table_behind(
+    local_bot: LocalBot, browsing: Browsing
+) -> None:
+    page = await browsing.open(local_bot.url + "?as=ann")
+    await start_against_a_computer(page)
+    await open_hand(page)
+    await page.context.close()
+    await local_bot.stop()
+    database = local_bot.home / "rummy-local.sqlite3"
+    assert live_tables(database) == 1
+    # A world file no version can read: damaged, or from a version to come.
+    path = local_bot.home / "rummy-local.world"
+    path.write_bytes(b"\x80\x05 damaged")
+    path.chmod(0o644)
+
+    await local_bot.start()
+    page = await browsing.open(local_bot.url + "?as=ann")
+    # A fresh server, whose channel takes a new game; the bot's database holds
+    # no game of the world that is gone.
+    await start_against_a_computer(page)
+    await open_hand(page)
+    assert live_tables(database) == 1
+    orphaned = local_bot.home / "rummy-local.sqlite3.orphaned"
+    assert live_tables(orphaned) == 1
+    aside = local_bot.home / "rummy-local.world.unreadable"
+    assert aside.read_bytes() == b"\x80\x05 damaged"
+    assert stat.S_IMODE(aside.stat().st_mode) == 0o600
