@@ -18,7 +18,7 @@ from typing import Any
 
 import discord
 
-from tables import MAX_SEATS, Stage, Table
+from tables import MAX_SEATS, MIN_SEATS, Stage, Table
 
 from . import actions
 from .i18n import _
@@ -113,12 +113,16 @@ def lobby_controls(table: Table) -> Controls:
 
 
 def host_controls(table: Table) -> Controls:
-    """The host's controls, in the view only the host sees."""
+    """The host's controls, in the view only the host sees. Start and Remove
+    computer are greyed out while they could only be refused, as on the
+    Activity's lobby; a click from an older message is still refused."""
     ch = actions.table_scope(table.channel_id, table.game_id)
     full = len(table.seats) >= MAX_SEATS
+    too_few = len(table.seats) < MIN_SEATS
+    no_computer = not any(seat.is_computer for seat in table.seats)
     return Controls(
         [
-            button(actions.START.id(ch), _("Start"), SUCCESS),
+            button(actions.START.id(ch), _("Start"), SUCCESS, disabled=too_few),
             button(actions.CANCEL.id(ch), _("Cancel"), DANGER),
         ],
         [
@@ -127,7 +131,7 @@ def host_controls(table: Table) -> Controls:
             button(
                 actions.ADD_COMPUTER.id(ch, "expert"), _("Add computer (expert)"), disabled=full
             ),
-            button(actions.REMOVE_COMPUTER.id(ch), _("Remove computer")),
+            button(actions.REMOVE_COMPUTER.id(ch), _("Remove computer"), disabled=no_computer),
         ],
     )
 

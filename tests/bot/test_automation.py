@@ -10,7 +10,7 @@ from tables.tapes import public_record
 
 from .conftest import FAST, LaunchBot, Server, StopBot
 from .harness import TablePlayer, play_simple_turn, table_message
-from .test_play import dealt_table, host_panel, start_game
+from .test_play import dealt_table, host_panel, press_start, start_game
 
 # turn_timeout=3 lasts 1.5 s in these tests: short for the absent player, yet
 # ample for the present one, who is on the same clock, even on a busy machine.
@@ -81,7 +81,7 @@ async def test_timeouts_hand_the_seat_to_a_computer_until_taken_back(
     lobby = await server.ann.slash(server.channel, "rummy start", turn_timeout=3)
     panel = await host_panel(lobby)
     await server.bob.click(lobby.message, label="Join")
-    await server.ann.click(panel, label="Start")
+    await press_start(server.ann, panel)
     await bot.game.tasks.wait_idle()  # the public table is drawn after the answer
     table = bot.game.tables.get(server.channel.id)
     assert table is not None and table.match is not None
@@ -135,7 +135,7 @@ async def test_timer_resumes_after_restart_with_the_time_it_had(
     lobby = await server.ann.slash(server.channel, "rummy start", turn_timeout=2)
     panel = await host_panel(lobby)
     await server.bob.click(lobby.message, label="Join")
-    await server.ann.click(panel, label="Start")
+    await press_start(server.ann, panel)
     table = bot.game.tables.get(server.channel.id)
     assert table is not None and table.match is not None
     deadline, turn = table.turn_deadline, table.match.hand.turn

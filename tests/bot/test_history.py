@@ -29,7 +29,7 @@ from .conftest import LaunchBot, Server
 from .harness import TablePlayer
 from .test_commands import record
 from .test_match import play_match
-from .test_play import host_panel, start_game
+from .test_play import host_panel, press_start, start_game
 
 MODEL = PlackettLuce()
 
@@ -45,7 +45,7 @@ async def play_one(server: Server, bot: RummyBot, seated: list[TablePlayer], *, 
         await player.actor.click(lobby.message, label="Join")
     if cpu:
         await seated[0].actor.click(panel, label="Add computer (hard)")
-    await seated[0].actor.click(panel, label="Start")
+    await press_start(seated[0].actor, panel)
     await bot.game.tasks.wait_idle()
     await play_match(bot, server, seated)
     await bot.game.tasks.wait_idle()

@@ -135,7 +135,8 @@ async def test_rummy_start_again_gives_the_host_their_controls_and_the_others_th
     assert table is not None and table.rules.target == 100
     # Once the game has started, the host is told the game is open, as anyone is.
     await server.bob.click(opened.message, label="Join")
-    await server.ann.click(again.message, label="Start")
+    await bot.game.tasks.wait_idle()  # the latest controls follow the Join
+    await server.ann.click(changed.message, label="Start")
     late = await server.ann.slash(server.channel, "rummy start")
     assert late.ephemeral and "already open in this channel" in late.text()
 
@@ -247,3 +248,30 @@ async def test_the_rematch_lobby_splits_the_controls_the_same_way(
     assert started.type == 7 and "already started" in started.text()
     table = bot.game.tables.get(server.channel.id)
     assert table is not None and [s.name for s in table.seats] == ["Bob", "Ann"]
+
+
+async def test_start_and_remove_computer_are_greyed_out_while_they_would_be_refused(
+    server: Server, launch: LaunchBot
+) -> None:
+    """As on the Activity's lobby: alone, the host can neither start nor remove
+    a computer; a click that comes anyway (from an older message) is refused."""
+    bot = await launch()
+    opened = await server.ann.slash(server.channel, "rummy start")
+    panel = await host_panel(opened)
+    assert panel.button("Start")["disabled"] and panel.button("Remove computer")["disabled"]
+    assert not panel.button("Cancel")["disabled"]
+    started = await server.ann.click(panel, label="Start", allow_disabled=True)
+    assert started.ephemeral and "At least 2 players are needed" in started.text()
+    removed = await server.ann.click(panel, label="Remove computer", allow_disabled=True)
+    assert removed.ephemeral and "no computer player to remove" in removed.text()
+    await server.ann.click(panel, label="Add computer (easy)")
+    assert not panel.button("Start")["disabled"]
+    assert not panel.button("Remove computer")["disabled"]
+    await server.ann.click(panel, label="Remove computer")
+    assert panel.button("Start")["disabled"] and panel.button("Remove computer")["disabled"]
+    # A human seat is enough to start, but leaves no computer to remove.
+    await server.bob.click(opened.message, label="Join")
+    await bot.game.tasks.wait_idle()
+    assert panel.button("Remove computer")["disabled"]
+    started = await server.ann.click(panel, label="Start")
+    assert started.type == 7 and "already started" in started.text()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot import RummyBot
-from fakediscord import FakeDiscord
+from fakediscord import Actor, FakeDiscord
 from fakediscord.actors import Reply
 from fakediscord.world import Channel, Message
 from tests.waiting import until
@@ -19,6 +19,18 @@ async def host_panel(opened: Reply) -> Message:
     panel = opened.followups[0]
     assert panel.ephemeral
     return panel
+
+
+async def press_start(actor: Actor, panel: Message) -> Reply:
+    """Start, once the host's controls show it can be pressed: they follow the
+    joins a moment after each is answered, and grey it out until two are seated."""
+    start = button_id(panel, "start")
+
+    def enabled() -> bool:
+        return not next(b for b in panel.buttons() if b["custom_id"] == start)["disabled"]
+
+    await until(enabled, "Start to be enabled")
+    return await actor.click(panel, custom_id=start)
 
 
 def button_id(message: Message, action: str) -> str:
@@ -46,10 +58,10 @@ async def start_game(
     lobby = await seated[0].actor.slash(server.channel, "rummy start", **options)
     assert lobby.message is not None
     panel = await host_panel(lobby)
-    join, start = button_id(lobby.message, "join"), button_id(panel, "start")
+    join = button_id(lobby.message, "join")
     for player in seated[1:]:
         await player.actor.click(lobby.message, custom_id=join)
-    await seated[0].actor.click(panel, custom_id=start)
+    await press_start(seated[0].actor, panel)
     await bot.game.tasks.wait_idle()
 
 

@@ -20,7 +20,7 @@ from tests.postgres_server import PostgresServer
 
 from .conftest import Server
 from .harness import TablePlayer
-from .test_play import dealt_table, host_panel
+from .test_play import dealt_table, host_panel, press_start
 from .test_stopping import opened
 
 SHARDS = 4
@@ -61,7 +61,7 @@ async def deal_and_draw(channel: Channel, players: list[TablePlayer]) -> TablePl
     assert lobby.message is not None
     panel = await host_panel(lobby)
     await players[1].actor.click(lobby.message, label="Join")
-    await players[0].actor.click(panel, label="Start")
+    await press_start(players[0].actor, panel)
     await dealt_table(players[0].emu, channel)
     mover = await opened(players)
     assert "You drew" in (await mover.draw()).text()

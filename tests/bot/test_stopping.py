@@ -11,7 +11,7 @@ from tests.bench.load_process import BotProcess
 
 from .conftest import LaunchBot, Server
 from .harness import TablePlayer, table_message
-from .test_play import dealt_table, heads_up, host_panel
+from .test_play import dealt_table, heads_up, host_panel, press_start
 
 
 async def opened(players: list[TablePlayer]) -> TablePlayer:
@@ -32,7 +32,7 @@ async def test_sigterm_during_play_loses_nothing_and_exits_0(
         lobby = await server.ann.slash(server.channel, "rummy start")
         panel = await host_panel(lobby)
         await server.bob.click(lobby.message, label="Join")
-        await server.ann.click(panel, label="Start")
+        await press_start(server.ann, panel)
         await dealt_table(emu, server.channel)
         players = [server.player(server.ann), server.player(server.bob)]
         first = await opened(players)
