@@ -101,7 +101,7 @@ async def keep_shards(
                 "could not confirm the leases of %s with the database for %.1f s: stopping "
                 "before they run out, so that no shard is served twice",
                 _named(leases.held),
-                time.monotonic() - (unconfirmed_since or time.monotonic()),
+                leases.unconfirmed_for(),
             )
             await step_down()
             return

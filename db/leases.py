@@ -128,6 +128,14 @@ class ShardLeases:
             return 0.0
         return self._serve_until - time.monotonic()
 
+    def unconfirmed_for(self) -> float:
+        """Seconds since the last renewal the database confirmed was sent: a
+        process frozen meanwhile (stopped, swapped out) had no failure to count
+        from, and steps down on this."""
+        if not self.epochs:
+            return 0.0
+        return max(0.0, time.monotonic() - (self._serve_until - self.ttl * STEP_DOWN))
+
     def shard_of(self, guild_id: int) -> int:
         """The shard a server's events come on (Discord's formula)."""
         if self.shard_count is None:

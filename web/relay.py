@@ -14,9 +14,10 @@ told to try again, rather than shown an empty table to start a game on.
 A holder that does not answer is as good as gone, whatever the way it fails
 to: the whole handshake has ``CONNECT_WITHIN`` seconds, an open relay pings
 the holder and gives up when no answer comes, and a page that leaves takes its
-connection to the holder with it. No peer can hold more than
-``PENDING_PER_PEER`` handshakes at once, so one that swallows connections
-cannot take the relay from the pages of healthy ones.
+connection to the holder with it. No peer has more than ``PENDING_PER_PEER``
+handshakes under way at once (the others wait their turn, within the same
+``CONNECT_WITHIN``), so one that swallows connections holds that many
+descriptors at most, and a healthy one's burst of pages is served in turn.
 
 A connection says it was relayed with a header only the bot's processes can
 sign (a key derived from the client secret they share): anybody else's claim
@@ -56,7 +57,7 @@ CONNECT_WITHIN = 5.0
 # An open relay pings the serving process this often, and gives up on it when
 # no answer came within half of it: a frozen holder closes its pages' relays.
 HEARTBEAT = 5.0
-# Handshakes one peer may have under way at once.
+# Handshakes under way to one peer at once.
 PENDING_PER_PEER = 32
 # Pages that could not be relayed to a peer are logged this often at most.
 WARN_EVERY = 30.0
@@ -68,10 +69,6 @@ TRY_AGAIN = 1013
 Locate = Callable[[int], Awaitable[str | None]]
 
 
-class PeerBusy(Exception):
-    """Too many handshakes are waiting on that peer already."""
-
-
 class Relays:
     """This process's side of relayed pages: where each server is served, and
     the connections to the other processes."""
@@ -81,7 +78,7 @@ class Relays:
         self._key = hmac.new(client_secret.encode(), b"rummy activity relays",
                              hashlib.sha256).digest()
         self._http: aiohttp.ClientSession | None = None
-        self._pending: Counter[str] = Counter()
+        self._handshakes: dict[str, asyncio.Semaphore] = {}
         self._failures: Counter[str] = Counter()
         self._warned_at: dict[str, float] = {}
 
@@ -96,21 +93,19 @@ class Relays:
         return self._http
 
     async def connect(self, peer: str) -> aiohttp.ClientWebSocketResponse:
-        """A WebSocket to ``peer``, handshake done; ``PeerBusy``, TimeoutError or
-        aiohttp's errors if it cannot be had within ``CONNECT_WITHIN`` seconds."""
-        if self._pending[peer] >= PENDING_PER_PEER:
-            raise PeerBusy(f"{PENDING_PER_PEER} handshakes are already waiting on {peer}")
-        self._pending[peer] += 1
-        try:
-            async with asyncio.timeout(CONNECT_WITHIN):
-                return await self._session().ws_connect(
-                    peer.rstrip("/") + "/ws", headers={RELAYED: self.vouch()},
-                    max_msg_size=MAX_PICTURE, autoping=True, heartbeat=HEARTBEAT,
-                    timeout=aiohttp.ClientWSTimeout(ws_close=2.0))
-        finally:
-            self._pending[peer] -= 1
-            if not self._pending[peer]:
-                del self._pending[peer]
+        """A WebSocket to ``peer``, handshake done; TimeoutError or aiohttp's
+        errors if it cannot be had within ``CONNECT_WITHIN`` seconds."""
+        turn = self._handshakes.get(peer)
+        if turn is None:
+            if len(self._handshakes) > 256:
+                # Peers come and go with takeovers: those nobody waits on go.
+                self._handshakes = {p: t for p, t in self._handshakes.items() if t.locked()}
+            turn = self._handshakes[peer] = asyncio.Semaphore(PENDING_PER_PEER)
+        async with asyncio.timeout(CONNECT_WITHIN), turn:
+            return await self._session().ws_connect(
+                peer.rstrip("/") + "/ws", headers={RELAYED: self.vouch()},
+                max_msg_size=MAX_PICTURE, autoping=True, heartbeat=HEARTBEAT,
+                timeout=aiohttp.ClientWSTimeout(ws_close=2.0))
 
     def failed(self, peer: str, error: BaseException) -> None:
         """A page could not be relayed to ``peer``: said in the log once per

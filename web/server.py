@@ -357,7 +357,12 @@ class ActivityServer:
     async def socket(self, request: web.Request) -> web.WebSocketResponse:
         # Pings are answered by web.socket, counted like any frame.
         ws = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=20.0, autoping=False)
-        await ws.prepare(request)
+        try:
+            await ws.prepare(request)
+        except ConnectionResetError:
+            # Gone before its handshake was answered (a relay that gave up on
+            # this process while it was frozen): nothing to serve, nothing wrong.
+            return ws
         participant = Participant(ws, self.door, self.watchers, self.sessions, self.seen,
                                   self.in_instance, self.pages, self.participants_changed,
                                   self._relays_for(request))

@@ -53,7 +53,7 @@ from presentation.page_protocol import (
 from .limits import Bucket
 from .pages import OpenPages
 from .reactions import Reactions
-from .relay import TRY_AGAIN, PeerBusy, Relays, carry_down
+from .relay import TRY_AGAIN, Relays, carry_down
 from .sessions import Session, SessionRefused, Sessions
 
 log = logging.getLogger(__name__)
@@ -242,17 +242,22 @@ class Participant:
             raise _Closing(SESSION_REFUSED, str(refused)) from None
         if not self.pages.hello_allowed(session.user_id):
             raise _Closing(TOO_FAST, "too many connections: wait a moment")
-        if not await self.in_instance(session, self._fresh(HELLO_FRESH, session)):
+        if not await self._in_instance(session, HELLO_FRESH):
             raise _Closing(NOT_IN_INSTANCE, "you are not in this activity")
         return session
 
-    def _fresh(self, wanted: float, session: Session) -> float:
-        """How old Discord's word on the instance may be, for ``session``: never
-        older than its sign-in, which found the member there. Another process
-        may have signed them in a moment ago while this one still holds the
-        list from before they came."""
-        issued = session.expires - self.sessions.lifetime
-        return max(0.0, min(wanted, time.time() - issued))
+    async def _in_instance(self, session: Session, fresh: float) -> bool:
+        """Whether the member is in the session's instance, by Discord's word at
+        most ``fresh`` seconds old; a member missing from a list older than
+        their sign-in (which found them there) is asked about again, since
+        another process may have signed them in a moment ago while this one
+        still holds the list from before they came."""
+        if await self.in_instance(session, fresh):
+            return True
+        signed_in_ago = time.time() - (session.expires - self.sessions.lifetime)
+        if signed_in_ago >= fresh:
+            return False
+        return await self.in_instance(session, max(0.0, signed_in_ago))
 
     async def _read_intents(self) -> None:
         session = self.session
@@ -291,7 +296,7 @@ class Participant:
                     await self._send({"type": DUPLICATE, "seq": seq})
                     await self._send_state()
                     continue
-                if not await self.in_instance(session, self._fresh(MOVE_FRESH, session)):
+                if not await self._in_instance(session, MOVE_FRESH):
                     raise _Closing(NOT_IN_INSTANCE, "you are not in this activity")
                 self.seen.played(session, seq)
                 answer = await self.door.act(session.user_id, session.channel_id,
@@ -317,7 +322,7 @@ class Participant:
                 return
             try:
                 upstream = reaching.result()
-            except (aiohttp.ClientError, OSError, TimeoutError, PeerBusy) as error:
+            except (aiohttp.ClientError, OSError, TimeoutError) as error:
                 self.relays.failed(peer, error)
                 await self.end(TRY_AGAIN, "the table's server cannot be reached: reconnecting")
                 return

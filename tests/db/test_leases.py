@@ -228,3 +228,22 @@ async def test_asking_where_shards_are_served_never_holds_up_a_renewal(
     finally:
         for leases in (mine, theirs):
             await leases.release()
+
+
+async def test_how_long_leases_went_unconfirmed_counts_from_the_last_renewal(
+    postgres_server: PostgresServer,
+) -> None:
+    url = await leased_database(postgres_server.new_database())
+    leases = ShardLeases(url, ttl=TTL)
+    try:
+        assert leases.unconfirmed_for() == 0.0  # nothing held, nothing to confirm
+        assert await leases.take([WHOLE_BOT], all_or_none=True) == (WHOLE_BOT,)
+        # A process frozen with nothing failing meanwhile still knows how long
+        # it went without a renewal (it said -0.0 s when stepping down).
+        await asyncio.sleep(0.3)
+        before_renewal = leases.unconfirmed_for()
+        assert before_renewal >= 0.3
+        assert await leases.renew(1.0)
+        assert leases.unconfirmed_for() < before_renewal
+    finally:
+        await leases.release()
