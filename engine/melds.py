@@ -129,9 +129,18 @@ def make_meld(cards: Sequence[Card], rules: HouseRules) -> Meld:
     if any(c.suit != cards[0].suit for c in cards):
         shown = sorted(cards, key=rank_key)
         if len({c.rank for c in cards}) == len(cards):
-            raise IllegalMoveError(N_("{cards} is not a run: a run is one suit"), cards=shown)
+            in_order, problem = _order_run(cards, rules)
+            if problem is None:
+                # Ranks in sequence: meant as a run, and only the suits are wrong.
+                raise IllegalMoveError(
+                    N_("{cards} is not a run: a run is one suit"), cards=in_order
+                )
+        # Neither one rank nor one suit: either kind was possible, so one
+        # sentence says what each needs, rather than blaming only one of them.
         raise IllegalMoveError(
-            N_("{cards} is not a set: a set is 3 or 4 cards of one rank"), cards=shown
+            N_("{cards} is neither a set (cards of one rank) nor a run (cards in sequence, "
+               "of one suit)"),
+            cards=shown,
         )
     ordered, problem = _order_run(cards, rules)
     if problem is not None:

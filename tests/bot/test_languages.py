@@ -39,7 +39,10 @@ async def test_an_engine_refusal_is_worded_for_the_member(
     refused = await p1.press("Meld", force=True)
     assert in_place(refused, p1)
     # The engine's refusal, its cards with German ranks: the jack is B (Bube).
-    assert "7♠ 8♠ B♣ ist keine Folge: Eine Folge hat nur eine Farbe" in refused.text()
+    assert (
+        "7♠ 8♠ B♣ ist weder ein Satz (Karten desselben Werts) noch eine Folge "
+        "(Karten in Reihe, in einer Farbe)" in refused.text()
+    )
     assert "J♣" not in refused.text().split("⚠️")[1].splitlines()[0]
     # The public table, the server's, still writes the jack J.
     await bot.game.tasks.wait_idle()
@@ -59,4 +62,7 @@ async def test_a_member_in_english_reads_the_engine_as_it_speaks(
     await p1.choose(["7S", "8S", "JC"])
     refused = await p1.press("Meld", force=True)
     assert in_place(refused, p1)
-    assert "7♠ 8♠ J♣ is not a run: a run is one suit" in refused.text()
+    assert (
+        "7♠ 8♠ J♣ is neither a set (cards of one rank) nor a run (cards in sequence, "
+        "of one suit)" in refused.text()
+    )

@@ -64,10 +64,10 @@ CASES: list[tuple[str, Callable[[], object], str, str, dict[str, object]]] = [
         {"cards": cards("7S 8H 9S")},
     ),
     (
-        "not a set",
+        "neither a set nor a run",
         lambda: make_meld(cards("QC QD 3D"), DEFAULT_RULES),
-        "3♦ Q♣ Q♦ is not a set: a set is 3 or 4 cards of one rank",
-        "{cards} is not a set: a set is 3 or 4 cards of one rank",
+        "3♦ Q♣ Q♦ is neither a set (cards of one rank) nor a run (cards in sequence, of one suit)",
+        "{cards} is neither a set (cards of one rank) nor a run (cards in sequence, of one suit)",
         {"cards": cards("3D QC QD")},
     ),
     (

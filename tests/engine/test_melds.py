@@ -83,7 +83,11 @@ def test_ace_high_message_shows_the_run_in_order() -> None:
         ("QH KH AH 2H 3H", "Q♥ K♥ A♥ 2♥ 3♥ is not a run: an ace cannot turn the corner"),
         ("KD AD 2D 3D", "K♦ A♦ 2♦ 3♦ is not a run: an ace cannot turn the corner"),
         ("7S 8H 9S", "7♠ 8♥ 9♠ is not a run: a run is one suit"),
-        ("7S 7H 8S", "7♥ 7♠ 8♠ is not a set: a set is 3 or 4 cards of one rank"),
+        (
+            "7S 7H 8S",
+            "7♥ 7♠ 8♠ is neither a set (cards of one rank) nor a run (cards in sequence, "
+            "of one suit)",
+        ),
         ("7S 8S 10S", "7♠ 8♠ 10♠ is not a run: the ranks must follow one another with no gap"),
         ("AS 3S 4S", "A♠ 3♠ 4♠ is not a run: the ranks must follow one another with no gap"),
         ("AS JS KS", "A♠ J♠ K♠ is not a run: the ranks must follow one another with no gap"),
@@ -187,3 +191,27 @@ def test_a_whole_suit_is_listed_once() -> None:
     options = [frozenset(o) for o in meld_options(suit, rules)]
     assert len(options) == len(set(options))
     assert frozenset(suit) in options
+
+
+NEITHER = "is neither a set (cards of one rank) nor a run (cards in sequence, of one suit)"
+
+
+@pytest.mark.parametrize(
+    ("played", "rules", "message"),
+    [
+        # Neither one rank nor one suit: both kinds are explained, in one sentence.
+        ("9C AD 3H", LOW, f"A♦ 3♥ 9♣ {NEITHER}"),
+        ("QC QD 3D", LOW, f"3♦ Q♣ Q♦ {NEITHER}"),
+        ("QS KH AS", LOW, f"A♠ Q♠ K♥ {NEITHER}"),
+        # Clearly meant as a run: its own reason, in run order.
+        ("7S 9H 8S", LOW, "7♠ 8♠ 9♥ is not a run: a run is one suit"),
+        ("QS AS KH", HIGH, "Q♠ K♥ A♠ is not a run: a run is one suit"),
+        ("3S 7S 9S", LOW, "3♠ 7♠ 9♠ is not a run: the ranks must follow one another with no gap"),
+    ],
+)
+def test_a_meld_of_no_kind_says_why_it_is_neither(
+    played: str, rules: HouseRules, message: str
+) -> None:
+    with pytest.raises(IllegalMoveError) as caught:
+        make_meld(cards(played), rules)
+    assert str(caught.value) == message

@@ -56,3 +56,19 @@ def test_every_template_the_engine_raises_is_in_the_catalogues() -> None:
         with pytest.raises(RummyError) as caught:
             move()
         assert caught.value.template in known
+
+
+def test_a_meld_of_no_kind_is_explained_in_one_sentence_in_every_language() -> None:
+    error = _refusal("9C AD 3H")
+    assert str(error) == (
+        "A♦ 3♥ 9♣ is neither a set (cards of one rank) nor a run (cards in sequence, of one suit)"
+    )
+    with speaking("fr"):
+        assert explain(error) == (
+            "A♦ 3♥ 9♣ n'est ni un groupe (cartes de même valeur) ni une suite "
+            "(cartes qui se suivent, d'une seule couleur)"
+        )
+    for language in ("de", "es", "pl", "pt_BR"):
+        with speaking(language):
+            shown = explain(error)
+        assert shown.startswith("A♦ 3♥ 9♣ ") and "neither" not in shown, (language, shown)
