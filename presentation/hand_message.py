@@ -247,16 +247,11 @@ class HandLayout:
         window = entries[start:end]
         if all(by is None for by, _line in window):
             return ""  # the deal alone: nobody has moved yet
-        # A draw from the stock says nothing once that player has moved again
-        # (their discard shows they drew): dropping it keeps a full round of
-        # six players within a phone screen.
-        shown = [
-            line
-            for index, (by, line) in enumerate(window)
-            if line.message != DRAW_STOCK_LINE
-            or not any(later == by for later, _line in window[index + 1 :])
-        ]
-        lines = [log_text(line) for line in shown][-SINCE_LINES:]
+        # Every draw from the stock is listed (the card unnamed), as the table
+        # and the Activity list them: whether a player drew blind or took the
+        # discard is what the others play on. The newest lines alone keep a
+        # round of six players within a phone screen.
+        lines = [log_text(line) for _by, line in window][-SINCE_LINES:]
         heading = _("**Since your last turn**") if start else _("**So far this hand**")
         return heading + "\n" + "\n".join(f"-# {line}" for line in lines)
 

@@ -378,3 +378,31 @@ async def test_lay_off_that_fits_two_melds_asks_which(server: Server, launch: La
     assert len(table.match.hand.melds[0].cards) == 3
     await bot.game.tasks.wait_idle()
     assert "laid off 8♥ on meld 2" in table_message(server.emu, server.channel).text()
+
+
+async def test_the_hand_message_lists_draws_from_the_stock_without_the_card(
+    server: Server, launch: LaunchBot
+) -> None:
+    """As the table does: the others see who drew blind, never what they drew."""
+    bot = await launch()
+    p1, p2 = await rigged_heads_up(server, bot)
+    for player in (p1, p2):
+        await player.open_hand()
+    await p1.draw()  # the 7♥
+    await p1.discard("4H")
+    await bot.game.tasks.wait_idle()
+    seen = p2.view_text()
+    first = p1.actor.name
+    assert "**So far this hand**" in seen
+    assert f"-# {first} drew from the stock\n-# {first} discarded 4♥" in seen, seen
+    assert "7♥" not in seen
+    await p2.draw()  # the 8♣
+    await p2.discard("KC")
+    await bot.game.tasks.wait_idle()
+    seen = p1.view_text()
+    second = p2.actor.name
+    assert (
+        f"**Since your last turn**\n-# {second} drew from the stock\n-# {second} discarded K♣"
+        in seen
+    ), seen
+    assert "8♣" not in seen

@@ -246,11 +246,12 @@ def test_the_others_moves_are_listed_once_there_are_any_and_an_empty_pile_says_s
     layout = hand_layout(table, "2", CardFaces())
     assert "So far this hand" in shown_text(layout) and "Ann drew" in shown_text(layout)
     assert "Log" in labels(layout)  # the whole log, beside the moves
-    # Once Ann has moved again, her draw goes without saying: her discard shows it.
+    # Once Ann has moved again, her draw is still listed, before her discard.
     table.note("{who} discarded {cards}", "1", who="Ann", cards="KD")
     table.changes += 1
     said = shown_text(hand_layout(table, "2", CardFaces()))
-    assert "Ann discarded K♦" in said and "Ann drew" not in said
+    assert "Ann drew from the stock" in said and "Ann discarded K♦" in said
+    assert said.index("Ann drew from the stock") < said.index("Ann discarded K♦")
     assert piles_text(None, 0, "🂠", 31) == "**Discard** empty  ·  **Stock** 🂠 31 cards"
     assert piles_text("K♠", 1, "🂠", 30) == "**Discard** K♠ (1 card)  ·  **Stock** 🂠 30 cards"
 
