@@ -52,6 +52,8 @@ SINCE_LINES = 8
 # of its suit at either end); each gets its own Lay off button.
 MAX_LAY_OFF_BUTTONS = 3
 DRAW_STOCK_LINE = EVENT_LINES["draw_stock"]
+# Beside the face of the card just drawn (or taken): words in no language.
+JUST_DRAWN = "🆕"
 
 
 def sorted_hand(cards: Sequence[Card], mode: str) -> list[Card]:
@@ -262,14 +264,14 @@ class HandLayout:
         for card in hand:
             emoji = self.faces.component_emoji(card, four_colour=self.four_colour)
             shown = "" if emoji is not None else card_text(card)
-            # Picked blue, just drawn green, the rest grey; a tick beside each
-            # picked face made rows wrap at phone width.
-            if card.code in selected:
-                style = PRIMARY
-            elif card.code == fresh:
-                style = SUCCESS
-            else:
-                style = SECONDARY
+            if card.code == fresh:
+                # Marked in its label, not by colour: the four button colours
+                # are those of the four-colour deck's suits (green clubs, blue
+                # diamonds, red hearts), so only grey tells no suit. One mark,
+                # so the row still fits a phone (a tick on each pick did not).
+                shown = f"{JUST_DRAWN} {shown}".rstrip()
+            # Picked blue, the rest grey.
+            style = PRIMARY if card.code in selected else SECONDARY
             buttons.append(
                 button(
                     actions.PICK.id(self.scope, f"{self.hand_number}.{card.code}"),

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from engine import DrawStock, Hand, Match, TakeDiscard, parse_cards
 from presentation.card_emoji import CardFaces
 from presentation.card_faces import all_images
@@ -99,7 +101,7 @@ def test_after_drawing_the_new_card_is_marked_and_moves_follow_the_selection() -
     layout = hand_layout(table, "1", CardFaces())
     assert f"You drew {drawn.display}" in shown_text(layout)
     fresh = [b for b in card_buttons(layout) if b["custom_id"].endswith(drawn.code)]
-    assert fresh[0]["style"] == 3 and not fresh[0]["disabled"]  # green, and pickable
+    assert fresh[0]["label"] == f"🆕 {drawn.display}" and not fresh[0]["disabled"]
     assert labels(layout)["Meld"] is False and labels(layout)["Discard"] is False
     table.selections["1"] = [drawn.code]
     picked = hand_layout(table, "1", CardFaces())
@@ -285,3 +287,28 @@ def test_a_refusal_in_the_message_is_not_said_twice() -> None:
     assert reason is not None
     refused = hand_layout(table, "1", CardFaces(), note=f"⚠️ {reason}")
     assert why_line(refused) is None and shown_text(refused).count(reason) == 1
+
+
+@pytest.mark.parametrize("four_colour", [False, True], ids=["two colours", "four colours"])
+def test_the_card_just_drawn_is_marked_in_no_suits_colour(four_colour: bool) -> None:
+    """Green is the four-colour deck's clubs, blue its diamonds, red the hearts:
+    the drawn card is told by a mark beside its face, on a grey button."""
+    table = dealt_as("4C 5H 6H KD", stock="9C 9D", discard="AC")
+    assert table.match is not None
+    table.match.apply("1", DrawStock())
+    table.fresh_cards["1"] = "9C"
+    table.changes += 1
+    cards = {
+        b["custom_id"].rsplit(".", 1)[1]: b
+        for b in card_buttons(hand_layout(table, "1", ALL_EMOJI, four_colour=four_colour))
+    }
+    drawn = cards["9C"]
+    assert drawn["style"] == 2 and drawn["label"] == "🆕" and "emoji" in drawn
+    assert all("label" not in b and b["style"] == 2 for code, b in cards.items() if code != "9C")
+    # Picked, it turns blue as any pick does, and keeps its mark.
+    table.selections["1"] = ["9C"]
+    picked = [
+        b for b in card_buttons(hand_layout(table, "1", ALL_EMOJI, four_colour=four_colour))
+        if b["custom_id"].endswith(".9C")
+    ]
+    assert picked[0]["style"] == 1 and picked[0]["label"] == "🆕"
