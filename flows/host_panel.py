@@ -8,6 +8,12 @@ message's, and every saved change of the lobby edits the host's latest
 controls through it. Past the 15 minutes they stop following; a click on them
 still works, answered by drawing them anew in the message clicked (with the
 click's fresh token, they follow again from then on).
+
+Once the lobby is over (the game started, or the lobby closed), the controls
+are deleted through the same token, as an ephemeral message can be while its
+token lives: "This game has already started." left in the channel was only
+in the way. Where the delete cannot be made (the token is dead, or Discord
+refuses), they are edited to say the lobby is over, as before.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from __future__ import annotations
 import logging
 import time
 
+import aiohttp
 import discord
 
 from presentation.host_panel import host_panel_layout
@@ -98,6 +105,11 @@ class HostPanels:
         if table.stage is not Stage.LOBBY:
             if same:
                 table.host_panel = None  # it shows the lobby's end already
+            if message is not None:
+                # Answered first (a click must be, within 3 s), then deleted
+                # with the click's fresh token, away from the table's lock.
+                answered = HostPanel(InteractionHandle(interaction), time.time(), message.id)
+                self.tasks.spawn(_delete(answered, _key(table)), "host-panel-delete")
             return
         handle = InteractionHandle(interaction)
         clicked = None if message is None else message.id
@@ -154,8 +166,13 @@ class HostPanels:
             with speaking(host_language(table)):
                 layout = host_panel_layout(table, with_rules=panel.with_rules)
             shows = table.changes
+            over = table.stage is not Stage.LOBBY
             self._sending.add(key)
         try:
+            if over and await _delete(panel, key):
+                if table.host_panel is panel:
+                    table.host_panel = None
+                return
             if panel.followup and panel.message_id is not None:
                 await panel.handle.edit_followup(panel.message_id, controls=layout)
             else:
@@ -172,3 +189,19 @@ class HostPanels:
             panel.shows = shows
             if table.stage is not Stage.LOBBY:
                 table.host_panel = None  # the lobby is over: nothing more to follow
+
+
+async def _delete(panel: HostPanel, key: PanelKey) -> bool:
+    """Delete the host's controls through their token; whether they are gone."""
+    handle = panel.handle
+    if not isinstance(handle, InteractionHandle) or panel.message_id is None:
+        return False
+    if time.time() - panel.opened_at > TOKEN_LIFETIME:
+        return False
+    webhook = discord.Webhook.partial(handle.application_id, handle.token, session=handle.session)
+    try:
+        await webhook.delete_message(panel.message_id)
+    except (discord.HTTPException, aiohttp.ClientError) as error:
+        log.info("the host's controls in channel %s could not be deleted: %s", key[0], error)
+        return False
+    return True

@@ -242,6 +242,15 @@ class Lobby:
         message = interaction.message
         return message is not None and message.flags.ephemeral
 
+    async def _panel_left_over(self, interaction: Interaction, table: Table) -> bool:
+        """Whether the click was on host's controls the lobby's end could not
+        take away (their token had died): they are answered in place, saying
+        the lobby is over, and deleted with this click's token."""
+        if table.stage is Stage.LOBBY or not self._on_panel(interaction):
+            return False
+        await self.panels.answer_in_place(interaction, table)
+        return True
+
     def _require_lobby(self, interaction: Interaction, table: Table) -> None:
         if table.stage is not Stage.LOBBY:
             raise Refusal(_(ALREADY_STARTED))
@@ -411,18 +420,24 @@ class Lobby:
     async def add_computer(
         self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]
     ) -> None:
+        if await self._panel_left_over(interaction, table):
+            return
         self._require_lobby(interaction, table)
         await self.lobby_seats.add_computer(table, self._host_ask(interaction, table), parsed.arg)
 
     async def remove_computer(
         self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]
     ) -> None:
+        if await self._panel_left_over(interaction, table):
+            return
         self._require_lobby(interaction, table)
         await self.lobby_seats.remove_computer(table, self._host_ask(interaction, table))
 
     async def start(
         self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]
     ) -> None:
+        if await self._panel_left_over(interaction, table):
+            return
         self._require_lobby(interaction, table)
         await self.lobby_seats.start(table, self._host_ask(interaction, table),
                                      interaction.created_at.timestamp())
@@ -430,6 +445,8 @@ class Lobby:
     async def cancel(
         self, interaction: Interaction, table: Table, _parsed: ComponentId, _values: list[str]
     ) -> None:
+        if await self._panel_left_over(interaction, table):
+            return
         self._require_lobby(interaction, table)
         on_panel = self._on_panel(interaction)
 

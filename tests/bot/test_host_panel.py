@@ -180,7 +180,7 @@ async def test_a_lobby_drawn_before_the_hosts_controls_still_works(
     started = await server.ann.click(public, label="Start")
     assert started.type == 7 and not started.ephemeral and "hand 1" in started.text().lower()
     await bot.game.tasks.wait_idle()
-    assert "already started" in panel.text() and panel.buttons() == []
+    assert panel.deleted
 
 
 async def test_a_click_on_controls_past_their_token_still_answers(
@@ -275,3 +275,49 @@ async def test_start_and_remove_computer_are_greyed_out_while_they_would_be_refu
     assert panel.button("Remove computer")["disabled"]
     started = await server.ann.click(panel, label="Start")
     assert started.type == 7 and "already started" in started.text()
+
+
+async def test_the_hosts_controls_are_edited_where_they_cannot_be_deleted(
+    server: Server, launch: LaunchBot
+) -> None:
+    """The game started from elsewhere (a lobby drawn before the host's
+    controls): Discord refuses the delete, so the controls say it instead."""
+    bot = await launch()
+    opened = await server.ann.slash(server.channel, "rummy start")
+    panel = await host_panel(opened)
+    public = opened.message
+    assert public is not None
+    await server.bob.click(public, label="Join")
+    await bot.game.tasks.wait_idle()
+    start = {"type": 2, "style": 3, "label": "Start", "custom_id": button_id(panel, "start")}
+    public.components = [*public.components, {"type": 1, "components": [start]}]
+    refused = server.emu.fail_next("DELETE /webhooks/*", status=403, code=50013)
+    await server.ann.click(public, label="Start")
+    await bot.game.tasks.wait_idle()
+    assert refused.hits == 1 and not panel.deleted
+    assert "already started" in panel.text() and panel.buttons() == []
+
+
+async def test_controls_past_their_token_go_at_their_next_click(
+    server: Server, launch: LaunchBot
+) -> None:
+    """15 minutes on, the controls can be neither deleted nor edited: they are
+    left as they were, and a click on them says the game started, then they go."""
+    bot = await launch()
+    opened = await server.ann.slash(server.channel, "rummy start")
+    panel = await host_panel(opened)
+    await server.ann.click(panel, label="Add computer (easy)")
+    public = opened.message
+    assert public is not None
+    server.emu.expire_token()  # every token so far: the panel's and its click's
+    # Started from a lobby drawn before the host's controls.
+    start = {"type": 2, "style": 3, "label": "Start", "custom_id": button_id(panel, "start")}
+    public.components = [*public.components, {"type": 1, "components": [start]}]
+    started = await server.ann.click(public, label="Start")
+    assert started.type == 7 and "hand 1" in started.text().lower()
+    await bot.game.tasks.wait_idle()
+    assert not panel.deleted and "Start" in labels(panel)
+    late = await server.ann.click(panel, label="Add computer (easy)")
+    assert late.type == 7 and "already started" in late.text()
+    await bot.game.tasks.wait_idle()
+    assert panel.deleted
