@@ -155,8 +155,8 @@ def _labels(view: HandView | None, mode: str) -> dict[str, str]:
 
 def _since(table: Table, key: str | None, turn: str | None) -> list[str]:
     """The latest moves (a watcher: the latest of the hand); a player: the
-    others' since their last move, as the hand message has them, but with every
-    draw from the stock: the page has room for them, and the table lists them."""
+    others' since their last move, as the hand message has them, draws from the
+    stock included (without the card), as the table lists them."""
     entries = list(table.hand_log)
     if key is None:
         return [log_text(line) for _by, line in entries[-SINCE_LINES:]]
