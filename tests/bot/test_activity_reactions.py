@@ -18,6 +18,22 @@ def reactions(page: Participant, *, refused: bool = False) -> list[dict[str, obj
     return [f for f in page.frames if f["type"] == "reaction" and bool(f.get("refused")) == refused]
 
 
+async def cheered(server: Server, launch: LaunchBot,
+                  pages: list[Participant]) -> tuple[Participant, Participant, int]:
+    """Ann (to move) and Bob at one table, each with the Activity open, and
+    Bob's 🎉 on Ann's page; Bob's member id."""
+    bot = await launch_with_activity(server, launch)
+    first, second = await heads_up(server, bot)
+    mover = await open_page(bot, server, first.actor, pages)
+    cheerer = await open_page(bot, server, second.actor, pages)
+    assert cheerer.ws is not None
+    await cheerer.ws.send_str(json.dumps({"type": "react", "emote": "🎉"}))
+    await mover.until(lambda: reactions(mover), "Bob's reaction on Ann's page")
+    assert reactions(mover) == [{"type": "reaction", "user": str(second.actor.id), "emote": "🎉"}]
+    await asyncio.sleep(0.5)  # the deal's own work (the chat's messages) settled
+    return mover, cheerer, second.actor.id
+
+
 async def a_turn(page: Participant) -> float:
     """Draw and discard; how long the two answers took (printed, not asserted)."""
     started = time.perf_counter()
@@ -31,14 +47,8 @@ async def a_turn(page: Participant) -> float:
 async def test_a_reaction_shows_on_every_page_of_the_table_and_a_flood_is_refused(
     server: Server, launch: LaunchBot, pages: list[Participant]
 ) -> None:
-    bot = await launch_with_activity(server, launch)
-    first, second = await heads_up(server, bot)
-    mover = await open_page(bot, server, first.actor, pages)
-    cheerer = await open_page(bot, server, second.actor, pages)
+    mover, cheerer, bob = await cheered(server, launch, pages)
     assert cheerer.ws is not None
-    await cheerer.ws.send_str(json.dumps({"type": "react", "emote": "🎉"}))
-    await mover.until(lambda: reactions(mover), "Bob's reaction on Ann's page")
-    assert reactions(mover) == [{"type": "reaction", "user": str(second.actor.id), "emote": "🎉"}]
     # One not in the table's handful is dropped, not shown.
     await cheerer.ws.send_str(json.dumps({"type": "react", "emote": "<b>"}))
 
@@ -59,7 +69,7 @@ async def test_a_reaction_shows_on_every_page_of_the_table_and_a_flood_is_refuse
     await asyncio.sleep(0.2)
     shown = reactions(mover)
     assert len(shown) == BURST and {f["emote"] for f in shown[1:]} == {"🔥"}
-    assert all(f.get("user") == str(second.actor.id) for f in shown)
+    assert all(f.get("user") == str(bob) for f in shown)
     assert len(reactions(cheerer, refused=True)) >= 1
     # Ann's turn was played, and the table moved on to Bob.
     assert mover.state()["turn"] != mover.state()["you"]
@@ -70,10 +80,7 @@ async def test_a_reaction_shows_on_every_page_of_the_table_and_a_flood_is_refuse
 async def test_a_turn_alone_for_comparison(
     server: Server, launch: LaunchBot, pages: list[Participant]
 ) -> None:
-    bot = await launch_with_activity(server, launch)
-    first, second = await heads_up(server, bot)
-    mover = await open_page(bot, server, first.actor, pages)
-    await open_page(bot, server, second.actor, pages)
+    mover, _cheerer, _bob = await cheered(server, launch, pages)
     took = await a_turn(mover)
     assert mover.state()["turn"] != mover.state()["you"]
     print(f"\nAnn's turn (draw and discard) with nobody reacting: {took * 1000:.1f} ms")

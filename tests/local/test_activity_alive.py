@@ -11,6 +11,7 @@ from pathlib import Path
 
 from playwright.async_api import Frame, FrameLocator, Page
 
+from .axe_check import serious_violations
 from .conftest import Browsing, LocalBot
 from .test_activity import my_activity_turn
 from .test_activity_game import VOICE, in_channel, launch_here, started_alone
@@ -117,10 +118,12 @@ async def test_a_watchers_reactions_show_on_the_players_table_and_a_flood_is_ref
     local_bot: LocalBot, browsing: Browsing, tmp_path: Path
 ) -> None:
     ann_page, ann = await started_alone(local_bot, browsing, width=390, height=844, touch=True)
-    bob_page = await browsing.open(local_bot.url + "?as=bob", width=1280, height=800)
+    bob_page = await browsing.open(local_bot.url + "?as=bob", width=1280, height=800,
+                                   bypass_csp=True)
     await in_channel(bob_page, VOICE)
     bob = await launch_here(bob_page)
     await bob.locator("#react:not([hidden])").click()
+    assert await serious_violations(activity_of(bob_page)) == []  # the emotes open
     await bob.locator("#emotes .emote", has_text="🎉").click()
     bubble = ann.locator("#bubbles .bubble", has_text="🎉")
     await bubble.wait_for(timeout=ACTION_TIMEOUT)
