@@ -154,6 +154,11 @@ async def test_a_foreign_document_in_the_activity_frame_gets_no_answer(
     assert not [r for r in replies if "code" in str(r)], "the foreign document got Ann's code"
     answers = [m for m in (await parent_frames(page))[answered:] if m["to"] == "activity"]
     assert not [m for m in answers if "foreign-" in str(m["message"][1].get("nonce"))]
+    # Nor is it sent the events the Activity subscribed to: the layout mode
+    # as Ann goes back to the chat, say.
+    told = len(await parent_frames(page))
+    await around.evaluate("window.setLayoutMode(1)")
+    assert [m for m in (await parent_frames(page))[told:] if m["to"] == "activity"] == []
 
 
 async def _replies_once_decided(around: Frame, inner: Frame) -> list[Any]:

@@ -56,6 +56,9 @@ async function ask(path, body) {
 }
 
 function post(message) {
+  // Nothing goes to a frame whose document has not handshaken as the Activity:
+  // not even the events it subscribed to before something else took its place.
+  if (!handshaken) return;
   window.rpcFrames.push({ to: "activity", message });
   // An opaque origin cannot be named as a message's target: any will do.
   frame.contentWindow.postMessage(message, opaque ? "*" : location.origin);
@@ -155,7 +158,11 @@ async function answer(command) {
 // A message names its frame, not the document in it: the frame's policy
 // (frame-src) keeps other origins' documents out, the frame_id the rest.
 function fromTheActivity(opcode, payload) {
-  if (opcode === HANDSHAKE) handshaken = frameId !== null && payload?.frame_id === frameId;
+  if (opcode === HANDSHAKE) {
+    handshaken = frameId !== null && payload?.frame_id === frameId;
+    // A new document subscribes anew.
+    subscriptions.clear();
+  }
   return handshaken;
 }
 
