@@ -55,7 +55,8 @@ async def test_eleven_cards_on_a_phone_each_leave_a_thumbs_width_in_sight(
     assert len(strips) == 11 and min(strips) >= 44, strips
     # Nothing runs off sideways: not the page, not the hand.
     assert await hand.evaluate(
-        "h => document.scrollingElement.scrollWidth <= innerWidth && h.scrollWidth <= h.clientWidth")
+        "h => document.scrollingElement.scrollWidth <= innerWidth"
+        " && h.scrollWidth <= h.clientWidth")
     # The language menu shares its row with the other tools.
     rows = await frame.locator("#tools > :not([hidden])").evaluate_all(
         "els => els.map((e) => Math.round(e.getBoundingClientRect().top))")
