@@ -70,7 +70,10 @@ class Session:
     shard_count: int
     intents: int
     seq: int = 0
-    buffer: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=REPLAY_BUFFER))
+    # (sequence, frame as sent): kept as its text, a few times smaller than the
+    # frame's objects, since a frame is replayed far more rarely than it is kept.
+    buffer: deque[tuple[int, bytes]] = field(
+        default_factory=lambda: deque(maxlen=REPLAY_BUFFER))
     connection: Connection | None = None
     resumes: int = 0
 
@@ -131,7 +134,7 @@ class Gateway:
     def _dispatch_to(self, session: Session, event: str, data: dict[str, Any]) -> None:
         session.seq += 1
         frame = {"op": DISPATCH, "t": event, "s": session.seq, "d": data}
-        session.buffer.append(frame)
+        session.buffer.append((session.seq, orjson.dumps(frame)))
         if session.connection is not None:
             session.connection.queue.put_nowait(frame)
 
@@ -268,7 +271,7 @@ class Gateway:
             conn.queue.put_nowait({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
             return
         last_seen = int(data.get("seq") or 0)
-        if session.buffer and session.buffer[0]["s"] > last_seen + 1:
+        if session.buffer and session.buffer[0][0] > last_seen + 1:
             # What it missed is no longer kept: it must IDENTIFY anew.
             conn.queue.put_nowait({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
             return
@@ -276,9 +279,9 @@ class Gateway:
             session.connection.session = None
         session.connection = conn
         conn.session = session
-        for frame in session.buffer:
-            if frame["s"] > last_seen:
-                conn.queue.put_nowait(frame)
+        for seq, text in session.buffer:
+            if seq > last_seen:
+                conn.queue.put_nowait(orjson.loads(text))
         session.resumes += 1
         self._dispatch_to(session, "RESUMED", {})
         self.changed()
@@ -325,7 +328,7 @@ class Gateway:
 
 def _forget_up_to(session: Session, seq: int) -> None:
     """Drops the frames a client's heartbeat says it has received."""
-    while session.buffer and session.buffer[0]["s"] <= seq:
+    while session.buffer and session.buffer[0][0] <= seq:
         session.buffer.popleft()
 
 
