@@ -50,7 +50,7 @@ async def test_refusals_change_nothing(server: Server, launch: LaunchBot) -> Non
     await p1.choose(["7S", "8S", "2D"])
     assert not p1.button_enabled("Meld")
     bad = await p1.press("Meld", force=True)
-    assert in_place(bad, p1) and "is not a run" in bad.text()
+    assert in_place(bad, p1) and "is neither a set" in bad.text()
     # The card just taken from the pile cannot go straight back.
     await p1.choose(["JC"])
     assert not p1.button_enabled("Discard")
