@@ -127,7 +127,8 @@ class ActivityFrame:
     async def _body(self, request: web.Request) -> tuple[dict[str, Any], User]:
         try:
             body = await request.json()
-        except ValueError:
+        except (ValueError, RecursionError):
+            # RecursionError: nested deeper than the parser goes, which is no request either.
             raise web.HTTPBadRequest(text="not JSON") from None
         member = self.cast.member(str(body.get("as", ""))) if isinstance(body, dict) else None
         if member is None:

@@ -276,7 +276,8 @@ class WebClient:
     async def _body(self, request: web.Request) -> tuple[dict[str, Any], Actor]:
         try:
             body = await request.json()
-        except ValueError:
+        except (ValueError, RecursionError):
+            # RecursionError: nested deeper than the parser goes, which is no request either.
             raise web.HTTPBadRequest(text="the page sent something that is not JSON") from None
         if not isinstance(body, dict):
             raise web.HTTPBadRequest(text="the page sent something that is not an object")

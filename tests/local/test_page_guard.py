@@ -76,6 +76,22 @@ async def test_requests_from_another_origin_or_host_are_refused(local_bot: Local
     assert len(after) >= len(hello)  # nothing was wiped
 
 
+
+async def test_json_nested_past_the_parser_is_a_bad_request_and_no_traceback(
+    local_bot: LocalBot,
+) -> None:
+    origin = local_bot.url.rstrip("/")
+    nested = "[" * 2000 + "]" * 2000
+    async with aiohttp.ClientSession() as http:
+        for path in ("/api/say", "/api/locale", "/api/activity/launch"):
+            answer = await http.post(f"{origin}{path}", data=nested,
+                                     headers={"Origin": origin,
+                                              "Content-Type": "application/json"})
+            assert answer.status == 400, (path, await answer.text())
+            assert "JSON" in await answer.text()
+    assert not any("Traceback" in line or "RecursionError" in line
+                   for line in local_bot.output), local_bot.output[-20:]
+
 ATTACK = """<!doctype html><title>a game site</title><script>
 window.outcome = {};
 const target = "TARGET";
