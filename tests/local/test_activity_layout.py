@@ -18,9 +18,14 @@ async def test_picture_in_picture_shows_where_the_game_stands_and_focus_brings_t
     root = frame.locator(":root")
     await root.and_(frame.locator("[data-layout=focused]")).wait_for(timeout=ACTION_TIMEOUT)
     assert await frame.locator("#hand").is_visible()
-    await page.locator("#activity-pip").click()
-    # A small window over the chat, whose messages show again beside it ...
+    pip = page.locator("#activity-pip")
+    assert await pip.get_attribute("aria-label") == (
+        "Back to the chat, the Activity in a small window")
+    await pip.click()
+    # A small window over the chat, whose messages show again beside it, and
+    # whose button now says it brings the Activity back ...
     await root.and_(frame.locator("[data-layout=pip]")).wait_for(timeout=ACTION_TIMEOUT)
+    assert await pip.get_attribute("aria-label") == "Back to the Activity, full size"
     tile = await page.locator("#activity").bounding_box()
     assert tile is not None and tile["width"] <= 320 and tile["height"] <= 220
     assert await page.locator("#log").is_visible()
@@ -30,6 +35,8 @@ async def test_picture_in_picture_shows_where_the_game_stands_and_focus_brings_t
     for hidden in ("#hand", "#seats", "#tools"):
         assert await frame.locator(hidden).is_hidden(), hidden
     assert (await frame.locator("#status").text_content() or "").strip()
-    await page.locator("#activity-pip").click()
+    await pip.click()
     await root.and_(frame.locator("[data-layout=focused]")).wait_for(timeout=ACTION_TIMEOUT)
     assert await frame.locator("#hand").is_visible()
+    assert await pip.get_attribute("aria-label") == (
+        "Back to the chat, the Activity in a small window")

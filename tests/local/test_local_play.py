@@ -321,3 +321,25 @@ async def test_reset_starts_local_play_afresh(local_bot: LocalBot, browsing: Bro
     await host_panel(page)
     assert await shown(page).filter(has_text="Show hand").count() == 0
     browsing.console_errors[:] = [e for e in browsing.console_errors if "WebSocket" not in e]
+
+
+async def test_options_typed_after_the_command_are_taken_as_discords_app_takes_them(
+    local_bot: LocalBot, browsing: Browsing
+) -> None:
+    ann = await browsing.open(local_bot.url)
+    refusal = ann.locator("#refusal")
+    # Mistyped options are refused where Ann looks, and nothing is sent.
+    for typed, why in (("/rummy start hands:lots", "takes a number"),
+                       ("/rummy start colour:red", "has no option colour"),
+                       ("/rummy start quickly", "is not an option")):
+        await ann.fill("#text", typed)
+        await ann.press("#text", "Enter")
+        await refusal.filter(has_text=why).wait_for(timeout=ACTION_TIMEOUT)
+    assert await shown(ann).count() == 0
+    # The whole command typed in one go, options and all, opens the lobby.
+    await ann.fill("#text", "/rummy start hands:1")
+    await ann.press("#text", "Enter")
+    panel = await host_panel(ann)
+    await shown(ann).filter(has_text="1 hand").first.wait_for(timeout=ACTION_TIMEOUT)
+    assert await refusal.is_hidden()
+    assert await panel.count() == 1

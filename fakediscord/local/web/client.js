@@ -109,7 +109,12 @@ function closeActivity() {
 // Discord's app tells the Activity its layout mode each time.
 function inPip(pip) {
   $("activity").classList.toggle("pip", pip);
-  $("activity-pip").setAttribute("aria-pressed", String(pip));
+  // In the small window the same button brings the Activity back, and says so
+  // (a label that changes, so no aria-pressed: that would read "pressed, Back to ...").
+  $("activity-pip").setAttribute("aria-label", pip ? "Back to the Activity, full size"
+    : "Back to the chat, the Activity in a small window");
+  $("activity-pip").title = $("activity-pip").getAttribute("aria-label");
+  $("activity-pip").textContent = pip ? "⤢" : "▭";
   $("activity-frame").contentWindow?.setLayoutMode?.(pip ? 1 : 0);
 }
 
@@ -530,14 +535,81 @@ function optionValues() {
   return values;
 }
 
+// Options typed after the command, as Discord's app takes them too:
+// "/rummy start hands:1 target:200". The command is the longest one the text
+// starts with; each "name:" runs to the next one.
+function typedCommand(text) {
+  const body = text.slice(1).toLowerCase();
+  const names = (choice) => [choice.shown.toLowerCase(), choice.english];
+  const starts = (choice) => names(choice).find((name) => body === name || body.startsWith(`${name} `));
+  const found = commandChoices().filter(starts)
+    .sort((a, b) => starts(b).length - starts(a).length)[0];
+  return found ? { choice: found, rest: text.slice(1 + starts(found).length) } : null;
+}
+
+function typedValue(option, raw, locale) {
+  const value = raw.trim();
+  const lowered = value.toLowerCase();
+  if (option.choices?.length) {
+    const choice = option.choices.find((c) => localised(c, "name", locale).toLowerCase() === lowered
+      || String(c.value).toLowerCase() === lowered);
+    if (!choice) throw `${value} is not one of the choices for ${localised(option, "name", locale)}`;
+    return choice.value;
+  }
+  if (option.type === 4 || option.type === 10) {
+    const number = option.type === 4 ? Number.parseInt(value, 10) : Number.parseFloat(value);
+    if (!/^-?[0-9]+([.][0-9]+)?$/.test(value) || Number.isNaN(number)) {
+      throw `${localised(option, "name", locale)} takes a number, not ${value}`;
+    }
+    return number;
+  }
+  if (option.type === 5) {
+    if (!["true", "false"].includes(lowered)) throw `${localised(option, "name", locale)} is True or False`;
+    return lowered === "true";
+  }
+  if (option.type === 6) {
+    const member = state.hello.members.find((m) => m.name.toLowerCase() === lowered.replace(/^@/, ""));
+    if (!member) throw `nobody called ${value} is in the server`;
+    return { user: member.id };
+  }
+  return value;
+}
+
+function typedOptions(choice, rest) {
+  const locale = state.hello.me.locale;
+  const values = {};
+  const found = [...rest.matchAll(/(\S+):\s*(.*?)(?=\s+\S+:|\s*$)/g)];
+  const leftover = rest.replace(/(\S+):\s*(.*?)(?=\s+\S+:|\s*$)/g, "").trim();
+  if (leftover) throw `${leftover} is not an option: type name:value, as in hands:1`;
+  for (const [, name, value] of found) {
+    const option = choice.options.find((o) => o.name === name.toLowerCase()
+      || localised(o, "name", locale).toLowerCase() === name.toLowerCase());
+    if (!option) throw `/${choice.shown} has no option ${name}`;
+    values[option.name] = typedValue(option, value, locale);
+  }
+  return values;
+}
+
+async function sendCommand(text) {
+  const typed = typedCommand(text);
+  const choice = state.command ?? typed?.choice;
+  if (!choice) return { error: `/${text.slice(1).split(" ")[0]} is not a command here: pick one from the list.` };
+  const rest = state.command ? text.slice(1 + state.command.shown.length) : typed.rest;
+  let options;
+  try {
+    options = { ...(state.command ? optionValues() : {}), ...typedOptions(choice, rest) };
+  } catch (problem) {
+    return { error: String(problem) };
+  }
+  return post("/api/command", { channel: state.channel, command: choice.english, options });
+}
+
 $("box").addEventListener("submit", async (event) => {
   event.preventDefault();
   const text = $("text").value.trim();
   let answer;
-  if (state.command) {
-    answer = await post("/api/command", { channel: state.channel, command: state.command.english, options: optionValues() });
-  } else if (text.startsWith("/")) {
-    answer = { error: `/${text.slice(1).split(" ")[0]} is not a command here: pick one from the list.` };
+  if (state.command || text.startsWith("/")) {
+    answer = await sendCommand(text);
   } else if (text) {
     answer = await post("/api/say", { channel: state.channel, text });
   } else return;
