@@ -147,6 +147,10 @@ class Ann:
 async def play_match(ann: Ann) -> None:
     """Ann opens a one-hand game, adds three computers, starts and plays it out."""
     before = max(ann.shown, default=0)
+    # Ann's client keeps what this match shows: its own memory is no figure here
+    # (with --traced it is counted with the stand-in's).
+    ann.shown = {message_id: shown for message_id, shown in ann.shown.items()
+                 if message_id >= before}
     await ann.ask("command", channel=ann.channel, command="rummy start", options={"hands": 1})
     panel = await ann.until(lambda: ann.newest("Your controls as host", before))
     for seated in (2, 3, 4):
