@@ -32,7 +32,8 @@ from .page_guard import page_guard, unframed
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("web")
-STATIC_FILES = {"client.js": "text/javascript", "client.css": "text/css"}
+STATIC_FILES = {"client.js": "text/javascript", "command_box.js": "text/javascript",
+                "client.css": "text/css"}
 # Discord's own locale codes for the languages the bot speaks, by their names.
 LOCALES = {
     "en-US": "English",
