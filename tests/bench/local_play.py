@@ -32,7 +32,14 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 from bot import local_environment
 from fakediscord.local import LocalPlay
 from tests.local.conftest import LocalBot, chromium_path, free_port
-from tests.local.test_local_play import host_panel, my_turn_or_over, open_hand, press, slash
+from tests.local.test_local_play import (
+    DRAWN_CARD,
+    host_panel,
+    my_turn_or_over,
+    open_hand,
+    press,
+    slash,
+)
 
 from .load_process import CLOCK_TICKS, BotProcess
 
@@ -87,7 +94,7 @@ async def play_hand(page: Page, latencies: list[float]) -> None:
         if await my_turn_or_over(page) == "over":
             return
         hand = page.locator("#log .channel-log:not([hidden]) .msg", has_text="Your hand").last
-        drawn = hand.locator('.btn.success[data-custom-id*=":pick:"]').first
+        drawn = hand.locator(DRAWN_CARD).first
         for _attempt in range(3):
             took = await timed(page, "Draw from stock")
             try:

@@ -91,15 +91,20 @@ async def my_turn_or_over(page: Page) -> str:
     return str(await found.json_value())
 
 
+# The card just drawn: marked 🆕, on a button of no suit's colour.
+DRAWN_CARD = '.btn[data-custom-id*=":pick:"]:has-text("🆕")'
+
+
 async def drew_or_over(page: Page) -> str:
     """After pressing Draw from stock: "drew" once the hand message shows the card
-    drawn (green), or "over" when that draw ended the hand, as drawing from an
+    drawn (marked 🆕), or "over" when that draw ended the hand, as drawing from an
     empty stock does under the rules; a refusal, or nothing, fails."""
     try:
         found = await page.wait_for_function(
             """() => {""" + NEWEST_HAND + """
-                const drawn = '.btn.success[data-custom-id*=":pick:"]';
-                return last.querySelector(drawn) ? 'drew' : false;
+                const cards = last.querySelectorAll('.btn[data-custom-id*=":pick:"]');
+                return [...cards].some((card) => card.textContent.includes("🆕"))
+                    ? 'drew' : false;
             }""", timeout=ACTION_TIMEOUT)
     except PlaywrightTimeout:
         said = await page.locator("#refusal").text_content()
@@ -118,8 +123,7 @@ async def plain_turn(page: Page) -> list[str] | None:
         return None
     picks = hand.locator('.btn[data-custom-id*=":pick:"]')
     held = [card_of(await b.get_attribute("data-custom-id")) for b in await picks.all()]
-    # The card just drawn is the green one.
-    drawn = hand.locator('.btn.success[data-custom-id*=":pick:"]').first
+    drawn = hand.locator(DRAWN_CARD).first
     thrown = card_of(await drawn.get_attribute("data-custom-id"))
     await drawn.click(timeout=ACTION_TIMEOUT)
     await press(page, hand, "Discard")

@@ -12,6 +12,7 @@ from .axe_check import serious_violations
 from .conftest import Browsing, LocalBot
 from .test_local_play import (
     ACTION_TIMEOUT,
+    DRAWN_CARD,
     MOST_TURNS,
     drew_or_over,
     host_panel,
@@ -86,7 +87,7 @@ async def test_a_whole_hand_in_local_play_by_keyboard_alone(
         await keys.press(hand.locator(".btn:not(.disabled)", has_text="Draw from stock"))
         if await drew_or_over(page) == "over":
             break  # the stock ran out, which ends the hand
-        drawn = hand.locator('.btn.success[data-custom-id*=":pick:"]').first
+        drawn = hand.locator(DRAWN_CARD).first
         await keys.press(drawn)
         # Picked, the card's message is drawn anew: the focus is still on that card.
         await drawn.wait_for(timeout=ACTION_TIMEOUT)
