@@ -44,6 +44,9 @@ class LocalBot:
     # The Activity's port, picked free too: the default (the page's port + 1)
     # may be another test's or program's by then.
     activity_port: int = field(default_factory=free_port)
+    # Settings of the bot's own a test gives it (a short idle timeout, say),
+    # over the defaults below.
+    extra_env: dict[str, str] = field(default_factory=dict)
     process: asyncio.subprocess.Process | None = None
     url: str = ""
     output: list[str] = field(default_factory=list)
@@ -56,7 +59,7 @@ class LocalBot:
         # once, so that a hand ends in moments.
         env |= {"LOCAL_PLAY_PORT": str(self.port), "WEB_PORT": str(self.activity_port),
                 "COMPUTER_DELAY": "0",
-                "PYTHONUNBUFFERED": "1", "LOG_LEVEL": "WARNING"}
+                "PYTHONUNBUFFERED": "1", "LOG_LEVEL": "WARNING"} | self.extra_env
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, str(self.root / "bot.py"), "--no-browser", cwd=self.home, env=env,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
