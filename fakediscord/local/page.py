@@ -32,6 +32,9 @@ from .page_guard import page_guard, unframed
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("web")
+# A page's connection waits this long for the bot to be on the gateway, then
+# opens all the same (a bot that never comes shows its messages as they are).
+BOT_CONNECTS_WITHIN = 60.0
 STATIC_FILES = {"client.js": "text/javascript", "command_box.js": "text/javascript",
                 "client.css": "text/css"}
 # Discord's own locale codes for the languages the bot speaks, by their names.
@@ -135,6 +138,7 @@ class WebClient:
 
     async def _socket(self, request: web.Request) -> web.StreamResponse:
         member = self.cast.member(request.query.get("as", "")) or self.cast.members[0]
+        await self._bot_connected()
         socket = web.WebSocketResponse(heartbeat=20)
         await socket.prepare(request)
         viewer = Viewer(member, socket)
@@ -150,6 +154,16 @@ class WebClient:
         finally:
             self.viewers.remove(viewer)
         return socket
+
+    async def _bot_connected(self) -> None:
+        """Wait (a while at most) for the bot to be on the gateway. The page says
+        "Reconnecting to the bot…" until its socket opens: opened while the
+        stand-in is back but the bot not yet (a restart brings them up in that
+        order), it let a click through to be refused in the stand-in's words."""
+        for _ in range(int(BOT_CONNECTS_WITHIN / 0.05)):
+            if self.emu.gateway.has_session_for(self.cast.guild.id):
+                return
+            await asyncio.sleep(0.05)
 
     def hello(self, member: Actor) -> dict[str, Any]:
         """Everything a page draws besides the messages: who, where, what to type."""
