@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot import RummyBot
 from engine.cards import full_deck
 from presentation.i18n import LANGUAGES
 from presentation.page_protocol import described
@@ -53,12 +54,13 @@ async def test_rummy_end_mid_hand_tells_every_page_who_ended_it(
     assert bob.state()["lobby"]["can_join"]
 
 
-async def test_rummy_end_between_hands_leaves_no_result_without_a_way_on(
-    server: Server, launch: LaunchBot, pages: list[Participant]
-) -> None:
-    bot = await launch_with_activity(server, launch)
+async def first_goes_out(server: Server, bot: RummyBot, pages: list[Participant], *,
+                         hands: int, watched_by: list[Participant] | None = None) -> Participant:
+    """Ann and Bob dealt a match of ``hands``, the first to move holding three
+    melds: from their page they draw, meld everything and go out. Their page;
+    with ``watched_by``, Cat watches from hers (added to it) from before the draw."""
     seated = [server.player(server.ann), server.player(server.bob)]
-    await start_game(server, bot, seated, hands=3)
+    await start_game(server, bot, seated, hands=hands)
     first, second = in_turn_order(bot, server, seated)
     going_out = ["2C", "3C", "4C", "5C", "6D", "6H", "6S", "9S", "9H", "9D"]
     other = ["AS", "3S", "5S", "7S", "JS", "KS", "2H", "4H", "8H", "10H"]
@@ -66,10 +68,19 @@ async def test_rummy_end_between_hands_leaves_no_result_without_a_way_on(
     await rig_hand(bot, server.channel.id, {first.key: going_out, second.key: other},
                    stock=rest[1:], discard=rest[:1])
     page = await open_page(bot, server, first.actor, pages)
+    if watched_by is not None:
+        watched_by.append(await open_page(bot, server, server.cat, pages))
     await page.drew()
     for meld in (going_out[:4], going_out[4:7], going_out[7:]):
         assert (await page.send("meld", cards=meld))["type"] == "done"
     assert (await page.send("discard", cards=[page.state()["hand"][0]]))["type"] == "done"
+    return page
+
+async def test_rummy_end_between_hands_leaves_no_result_without_a_way_on(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    page = await first_goes_out(server, bot, pages, hands=3)
     await page.until(lambda: page.state()["stage"] == "hand_over", "the hand's result")
     await server.mod.slash(server.channel, "rummy end")
     state = await until_stopped(page)
@@ -139,20 +150,9 @@ async def test_a_finished_match_offers_rematch_and_a_new_game_not_a_dead_end(
     server: Server, launch: LaunchBot, pages: list[Participant]
 ) -> None:
     bot = await launch_with_activity(server, launch)
-    seated = [server.player(server.ann), server.player(server.bob)]
-    await start_game(server, bot, seated, hands=1)
-    first, second = in_turn_order(bot, server, seated)
-    going_out = ["2C", "3C", "4C", "5C", "6D", "6H", "6S", "9S", "9H", "9D"]
-    other = ["AS", "3S", "5S", "7S", "JS", "KS", "2H", "4H", "8H", "10H"]
-    rest = [c.code for c in full_deck() if c.code not in going_out + other]
-    await rig_hand(bot, server.channel.id, {first.key: going_out, second.key: other},
-                   stock=rest[1:], discard=rest[:1])
-    page = await open_page(bot, server, first.actor, pages)
-    watcher = await open_page(bot, server, server.cat, pages)
-    await page.drew()
-    for meld in (going_out[:4], going_out[4:7], going_out[7:]):
-        assert (await page.send("meld", cards=meld))["type"] == "done"
-    assert (await page.send("discard", cards=[page.state()["hand"][0]]))["type"] == "done"
+    watchers: list[Participant] = []
+    page = await first_goes_out(server, bot, pages, hands=1, watched_by=watchers)
+    watcher = watchers[0]
     await page.until(lambda: page.state()["stage"] == "finished", "the match's end")
     state = page.state()
     outcome = state["outcome"]

@@ -37,6 +37,7 @@ class Silent:
     def __init__(self) -> None:
         self.accepted = 0
         self.open = 0
+        self.url = ""
         self._server: asyncio.Server | None = None
 
     async def start(self) -> str:
@@ -147,50 +148,55 @@ async def raw_pages() -> Any:
         await page.close()
 
 
-async def test_a_peer_that_never_answers_means_try_again_and_its_connection_is_let_go(
-    server: Server, launch: LaunchBot, raw_pages: list[RawPage], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(web.relay, "CONNECT_WITHIN", 1.0)
+@pytest.fixture
+async def silent() -> Any:
+    peer = Silent()
+    peer.url = await peer.start()
+    yield peer
+    await peer.stop()
+
+
+async def relayed_to_silence(server: Server, launch: LaunchBot, silent: Silent,
+                             monkeypatch: pytest.MonkeyPatch,
+                             connect_within: float) -> tuple[RummyBot, str]:
+    """The bot, every page relayed to ``silent``, each handshake given
+    ``connect_within`` seconds; a session of a member in the channel's Activity."""
+    monkeypatch.setattr(web.relay, "CONNECT_WITHIN", connect_within)
     bot = await launch_with_activity(server, launch)
-    silent = Silent()
-    peer = await silent.start()
-    try:
-        relay_to(bot, server, lambda: peer)
-        (ann,), instance = members(server, 1)
-        page = await opened(raw_pages, base_of(bot), session_of(bot, server, ann, instance))
-        # The peer took the connection but never finished the handshake: the
-        # page is told to come back, and nothing is left open at the peer.
-        assert await page.closed_with() == TRY_AGAIN
-        assert [f["type"] for f in page.frames] == ["closing"]
-        assert silent.accepted == 1
-        await eventually(lambda: silent.open == 0, "the peer's connection let go")
-    finally:
-        await silent.stop()
+    relay_to(bot, server, lambda: silent.url)
+    (ann,), instance = members(server, 1)
+    return bot, session_of(bot, server, ann, instance)
+
+
+async def test_a_peer_that_never_answers_means_try_again_and_its_connection_is_let_go(
+    server: Server, launch: LaunchBot, raw_pages: list[RawPage], silent: Silent,
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bot, session = await relayed_to_silence(server, launch, silent, monkeypatch, 1.0)
+    page = await opened(raw_pages, base_of(bot), session)
+    # The peer took the connection but never finished the handshake: the page
+    # is told to come back, and nothing is left open at the peer.
+    assert await page.closed_with() == TRY_AGAIN
+    assert [f["type"] for f in page.frames] == ["closing"]
+    assert silent.accepted == 1
+    await eventually(lambda: silent.open == 0, "the peer's connection let go")
 
 
 async def test_a_page_that_leaves_during_the_handshake_takes_its_connection_along(
-    server: Server, launch: LaunchBot, raw_pages: list[RawPage], monkeypatch: pytest.MonkeyPatch
+    server: Server, launch: LaunchBot, raw_pages: list[RawPage], silent: Silent,
+    monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The handshake would wait a minute: only the page's going can end it sooner.
-    monkeypatch.setattr(web.relay, "CONNECT_WITHIN", 60.0)
-    bot = await launch_with_activity(server, launch)
-    silent = Silent()
-    peer = await silent.start()
-    try:
-        relay_to(bot, server, lambda: peer)
-        (ann,), instance = members(server, 1)
-        session = session_of(bot, server, ann, instance)
-        first = await opened(raw_pages, base_of(bot), session)
-        await eventually(lambda: silent.open == 1, "the handshake under way")
-        await first.close()
-        await eventually(lambda: silent.open == 0, "the handshake given up with the page")
-        # Pushed out by the member's newer pages, a page's handshake goes too.
-        for _ in range(4):
-            await opened(raw_pages, base_of(bot), session)
-        await eventually(lambda: silent.accepted == 5, "four more handshakes")
-        await eventually(lambda: silent.open == 3, "the oldest page's handshake given up")
-    finally:
-        await silent.stop()
+    bot, session = await relayed_to_silence(server, launch, silent, monkeypatch, 60.0)
+    first = await opened(raw_pages, base_of(bot), session)
+    await eventually(lambda: silent.open == 1, "the handshake under way")
+    await first.close()
+    await eventually(lambda: silent.open == 0, "the handshake given up with the page")
+    # Pushed out by the member's newer pages, a page's handshake goes too.
+    for _ in range(4):
+        await opened(raw_pages, base_of(bot), session)
+    await eventually(lambda: silent.accepted == 5, "four more handshakes")
+    await eventually(lambda: silent.open == 3, "the oldest page's handshake given up")
 
 
 async def test_a_peer_that_swallows_handshakes_holds_only_its_share_of_the_relay(
