@@ -229,6 +229,20 @@ TEN_TO_QUEEN = '{ number: 1, cards: ["10H", "JH", "QH"], owners: ["Ann"] }'
 SHOW_A_MELD = on_the_page(
     f"app.state = {{ ...app.state, melds: [{TEN_TO_QUEEN}] }};\n  drawMelds();")
 
+# The share of a card's width and height, from its top left, of a point where it
+# is the card on top.
+VISIBLE_POINT = """(card) => {
+  const box = card.getBoundingClientRect();
+  for (const fy of [0.5, 0.3, 0.15, 0.7, 0.85]) {
+    for (const fx of [0.5, 0.3, 0.7]) {
+      const under = document.elementFromPoint(box.left + box.width * fx, box.top + box.height * fy);
+      if (under && under.closest(".card") === card) return [fx, fy];
+    }
+  }
+  throw new Error("no part of the card is in sight");
+}"""
+
+
 async def finger_drag(page: Page, card: Locator, onto: Locator) -> None:
     """A finger's drag, as a touch screen sends it (Chromium's own touch events,
     not a mouse's): down on the card, along in small steps, up over the target."""
@@ -236,7 +250,10 @@ async def finger_drag(page: Page, card: Locator, onto: Locator) -> None:
     await card.evaluate("card => Promise.allSettled(card.getAnimations().map((a) => a.finished))")
     start, end = await card.bounding_box(), await onto.bounding_box()
     assert start is not None and end is not None
-    x0, y0 = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
+    # Where a thumb would go: a part of the card in sight (on a phone the hand's
+    # two rows overlap, and a card's middle may lie under the row in front).
+    fx, fy = await card.evaluate(VISIBLE_POINT)
+    x0, y0 = start["x"] + start["width"] * fx, start["y"] + start["height"] * fy
     x1, y1 = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
     touch = await page.context.new_cdp_session(page)
     await touch.send("Input.dispatchTouchEvent",
@@ -251,11 +268,17 @@ async def finger_drag(page: Page, card: Locator, onto: Locator) -> None:
 
 def lay_off_offered(code: str) -> str:
     """A meld drawn that the page may lay ``code`` off on: the deal decides
-    whether a real one is down, and this checks the finger, not the deal."""
+    whether a real one is down, and this checks the finger, not the deal. Kept
+    through every picture of the table that comes after (the draw's own answer
+    and the push of the same change may land after it), so that the meld is
+    still there when the finger lets go."""
     offered = f"[{{ cards: [{json.dumps(code)}], meld: 1 }}]"
     return on_the_page(
-        f"app.state = {{ ...app.state, melds: [{TEN_TO_QUEEN}],\n"
-        f"    legal: {{ ...app.state.legal, lay_offs: {offered} }} }};\n"
+        f"const keep = (state) => ({{ ...state, melds: [{TEN_TO_QUEEN}],\n"
+        f"    legal: {{ ...state.legal, lay_offs: {offered} }} }});\n"
+        "  const drawn = app.render;\n"
+        "  app.render = (next) => drawn(keep(next));\n"
+        "  app.state = keep(app.state);\n"
         "  drawMelds();")
 
 
