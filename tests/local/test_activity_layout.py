@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .conftest import Browsing, LocalBot
 from .test_activity import open_activity
-from .test_local_play import ACTION_TIMEOUT, start_against_a_computer
+from .test_local_play import ACTION_TIMEOUT, slash, start_against_a_computer
 
 
 async def test_picture_in_picture_shows_where_the_game_stands_and_focus_brings_the_table_back(
@@ -40,3 +40,12 @@ async def test_picture_in_picture_shows_where_the_game_stands_and_focus_brings_t
     assert await frame.locator("#hand").is_visible()
     assert await pip.get_attribute("aria-label") == (
         "Back to the chat, the Activity in a small window")
+    # Ended from the chat while the Activity is small, the tile says so rather
+    # than going blank, and offers nothing it could not hold.
+    await pip.click()
+    await root.and_(frame.locator("[data-layout=pip]")).wait_for(timeout=ACTION_TIMEOUT)
+    await slash(page, "rummy end")
+    ended = frame.locator("#lobby .closed", has_text="ended the game")
+    await ended.wait_for(timeout=ACTION_TIMEOUT)
+    assert await frame.locator("#lobby h2").is_visible()
+    assert await frame.locator("#lobby form").is_hidden()

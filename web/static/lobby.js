@@ -100,7 +100,9 @@ function lobbyView(state) {
       () => app.send(OPS.remove_computer)));
     actions.append(moveButton("start", lobby.labels.start, lobby.can_start, () => app.send(OPS.start), "go"));
     actions.append(moveButton("cancel", lobby.labels.cancel, true, () => app.send(OPS.cancel), "stop"));
-  } else {
+  } else if (!lobby.awaited) {
+    // A rematch starts by itself once everyone awaited joined: the line above
+    // says whom it waits for, and "waiting for the host" would contradict it.
     parts.push(paragraph(lobby.labels.waiting));
   }
   parts.push(actions);
