@@ -335,7 +335,9 @@ async def test_options_typed_after_the_command_are_taken_as_discords_app_takes_t
     # Mistyped options are refused where Ann looks, and nothing is sent.
     for typed, why in (("/rummy start hands:lots", "takes a number"),
                        ("/rummy start colour:red", "has no option colour"),
-                       ("/rummy start quickly", "is not an option")):
+                       ("/rummy start quickly", "is not an option"),
+                       ("/rummy join", "join is not a command of /rummy"),
+                       ("/poker", "/poker is not a command here")):
         await ann.fill("#text", typed)
         await ann.press("#text", "Enter")
         await refusal.filter(has_text=why).wait_for(timeout=ACTION_TIMEOUT)

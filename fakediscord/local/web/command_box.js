@@ -192,10 +192,21 @@ function typedOptions(choice, rest) {
   return values;
 }
 
+// What is wrong with a command typed whole that matches none: its first word,
+// or the word after a command that has sub-commands.
+function unknownCommand(text) {
+  const [first, second] = text.slice(1).split(/\s+/);
+  const known = commandChoices().filter((c) => c.shown.split(" ")[0].toLowerCase() === first.toLowerCase());
+  if (known.length && second) {
+    return `${second} is not a command of /${first}: pick one from the list.`;
+  }
+  return `/${first} is not a command here: pick one from the list.`;
+}
+
 async function sendCommand(text) {
   const typed = typedCommand(text);
   const choice = state.command ?? typed?.choice;
-  if (!choice) return { error: `/${text.slice(1).split(" ")[0]} is not a command here: pick one from the list.` };
+  if (!choice) return { error: unknownCommand(text) };
   const rest = state.command ? text.slice(1 + state.command.shown.length) : typed.rest;
   let options;
   try {
