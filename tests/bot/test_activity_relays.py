@@ -24,7 +24,7 @@ from bot import RummyBot
 from fakediscord import Actor
 from web.pages import HELLO_BURST
 from web.relay import PENDING_PER_PEER, TRY_AGAIN, Relays
-from web.socket import BAD_FRAME, TOO_FAST
+from web.socket import BAD_FRAME, OPENED_ELSEWHERE, TOO_FAST
 
 from .activity_pages import launch_with_activity
 from .conftest import LaunchBot, Server
@@ -192,11 +192,14 @@ async def test_a_page_that_leaves_during_the_handshake_takes_its_connection_alon
     await eventually(lambda: silent.open == 1, "the handshake under way")
     await first.close()
     await eventually(lambda: silent.open == 0, "the handshake given up with the page")
+    assert (silent.accepted, silent.open) == (1, 0)
     # Pushed out by the member's newer pages, a page's handshake goes too.
-    for _ in range(4):
-        await opened(raw_pages, base_of(bot), session)
+    pages = [await opened(raw_pages, base_of(bot), session) for _ in range(4)]
     await eventually(lambda: silent.accepted == 5, "four more handshakes")
     await eventually(lambda: silent.open == 3, "the oldest page's handshake given up")
+    assert (silent.accepted, silent.open) == (5, 3)
+    assert await pages[0].closed_with() == OPENED_ELSEWHERE
+    assert all(page.ws is not None and not page.ws.closed for page in pages[1:])
 
 
 async def test_a_peer_that_swallows_handshakes_holds_only_its_share_of_the_relay(

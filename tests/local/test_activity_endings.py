@@ -27,16 +27,34 @@ async def picture(frame: FrameLocator, name: str) -> None:
         await frame.locator("body").screenshot(path=os.path.join(PICTURES, f"{name}.png"))
 
 
-async def offered_after(frame: FrameLocator, said: str) -> None:
-    """The page says ``said`` over a new game's form, and the table is gone."""
+async def what_is_offered(frame: FrameLocator) -> dict[str, Any]:
+    """What the page shows once a notice is up over a new game's form: the
+    notice, the form's button, and whether anything of the table is left."""
     notice = frame.locator("#lobby:not([hidden]) .closed")
     await notice.wait_for(timeout=ACTION_TIMEOUT)
-    assert (await notice.text_content() or "").strip() == said
-    await frame.locator('#lobby [data-move="open"]').wait_for(timeout=ACTION_TIMEOUT)
-    assert await frame.locator("#felt").is_hidden()
-    assert await frame.locator("#hand .card").count() == 0 or await frame.locator(
-        "#own").is_hidden()
-    assert await frame.locator("#sheet").is_hidden()
+    start = frame.locator('#lobby [data-move="open"]')
+    await start.wait_for(timeout=ACTION_TIMEOUT)
+    return {
+        "notice": (await notice.text_content() or "").strip(),
+        "start": (await start.text_content() or "").strip(),
+        "table": not await frame.locator("#felt").is_hidden(),
+        "hand": await frame.locator("#own").is_visible()
+        and await frame.locator("#hand .card").count() > 0,
+        "result": not await frame.locator("#sheet").is_hidden(),
+    }
+
+
+def offered(said: str) -> dict[str, Any]:
+    """The page after a game stopped: why, Start a game, and no table left."""
+    return {"notice": said, "start": "Start a game", "table": False, "hand": False,
+            "result": False}
+
+
+async def opened_from_the_offer(frame: FrameLocator) -> bool:
+    """Start a game pressed: whether a lobby opened, and the old news went."""
+    await frame.locator('#lobby [data-move="open"]').click()
+    await frame.locator('#lobby [data-move="add_easy"]').wait_for(timeout=ACTION_TIMEOUT)
+    return await frame.locator("#lobby .closed").count() == 0
 
 
 async def test_rummy_end_mid_hand_leaves_the_page_with_the_way_on(
@@ -57,7 +75,7 @@ async def test_rummy_end_mid_hand_leaves_the_page_with_the_way_on(
     chat = await browsing.open(local_bot.url + "?as=ann")
     await in_channel(chat, VOICE)
     await slash(chat, "rummy end")
-    await offered_after(frame, "Ann ended the game.")
+    assert await what_is_offered(frame) == offered("Ann ended the game.")
     await picture(frame, "ended-desktop")
     # The way on works from there: a new lobby, hosted by Ann.
     await frame.locator('#lobby [data-move="open"]').click()
@@ -73,21 +91,29 @@ async def test_a_cancelled_lobby_says_so_on_a_phone(
     frame = await launch_here(page)
     await frame.locator('[data-move="open"]').tap()
     await frame.locator('[data-move="cancel"]').tap()
-    await offered_after(frame, "Ann cancelled the lobby.")
+    assert await what_is_offered(frame) == offered("Ann cancelled the lobby.")
     await picture(frame, "cancelled-phone")
 
 
-async def test_a_finished_matchs_result_takes_the_focus_and_can_be_set_aside(
-    local_bot: LocalBot, browsing: Browsing
-) -> None:
+async def opened_with_a_computer(local_bot: LocalBot, browsing: Browsing, length: str,
+                                 level: str) -> tuple[FrameLocator, Any]:
+    """Ann on a desktop opens a game of ``length`` in the Activity and adds a
+    computer of ``level``: the Activity, and the frames it sends."""
     page = await browsing.open(local_bot.url + "?as=ann", width=1280, height=800)
     frames = frames_of(page)
     await in_channel(page, VOICE)
     frame = await launch_here(page)
     await frame.locator("summary").click()
-    await frame.locator('select[name="length"]').select_option("hands:1")
+    await frame.locator('select[name="length"]').select_option(length)
     await frame.locator('[data-move="open"]').click()
-    await frame.locator('[data-move="add_hard"]:not([disabled])').click()
+    await frame.locator(f'[data-move="add_{level}"]:not([disabled])').click()
+    return frame, frames
+
+
+async def test_a_finished_matchs_result_takes_the_focus_and_can_be_set_aside(
+    local_bot: LocalBot, browsing: Browsing
+) -> None:
+    frame, frames = await opened_with_a_computer(local_bot, browsing, "hands:1", "hard")
     # The computer's seat says its level, as the chat does.
     await frame.locator(".lobby .seat .name", has_text="Ada (hard)").wait_for(
         timeout=ACTION_TIMEOUT)
@@ -130,27 +156,10 @@ async def still_marked(frame: FrameLocator) -> bool:
     return bool(await frame.locator("body").evaluate("() => window.notReloaded === true"))
 
 
-async def offered_and_opened(frame: FrameLocator, said: str) -> None:
-    """The notice ``said`` over the form's Start a game, which opens a lobby."""
-    await offered_after(frame, said)
-    start = frame.locator('#lobby [data-move="open"]')
-    assert (await start.text_content() or "").strip() == "Start a game"
-    await start.click()
-    await frame.locator('#lobby [data-move="add_easy"]').wait_for(timeout=ACTION_TIMEOUT)
-    assert await frame.locator("#lobby .closed").count() == 0  # the old news goes
-
-
 async def test_rummy_end_between_hands_drops_the_result_for_the_way_on(
     local_bot: LocalBot, browsing: Browsing
 ) -> None:
-    page = await browsing.open(local_bot.url + "?as=ann", width=1280, height=800)
-    frames = frames_of(page)
-    await in_channel(page, VOICE)
-    frame = await launch_here(page)
-    await frame.locator("summary").click()
-    await frame.locator('select[name="length"]').select_option("hands:3")
-    await frame.locator('[data-move="open"]').click()
-    await frame.locator('[data-move="add_easy"]:not([disabled])').click()
+    frame, frames = await opened_with_a_computer(local_bot, browsing, "hands:3", "easy")
     await frame.locator('[data-move="start"]:not([disabled])').click()
     for _ in range(MOST_TURNS):
         if await my_activity_turn(frame) == "over":
@@ -167,7 +176,8 @@ async def test_rummy_end_between_hands_drops_the_result_for_the_way_on(
     chat = await browsing.open(local_bot.url + "?as=ann")
     await in_channel(chat, VOICE)
     await slash(chat, "rummy end")
-    await offered_and_opened(frame, "Ann ended the game.")
+    assert await what_is_offered(frame) == offered("Ann ended the game.")
+    assert await opened_from_the_offer(frame)
     assert await still_marked(frame)
     await picture(frame, "ended-between-hands")
 
@@ -184,8 +194,9 @@ async def test_an_abandoned_game_says_so_and_offers_a_new_one(
         _page, frame = await started_alone(bot, browsing, width=1280, height=800)
         notice = frame.locator("#lobby:not([hidden]) .closed")
         await notice.wait_for(timeout=120_000)
-        await offered_and_opened(
-            frame, "Nobody played for a long while, so the game was ended as abandoned.")
+        assert await what_is_offered(frame) == offered(
+            "Nobody played for a long while, so the game was ended as abandoned.")
+        assert await opened_from_the_offer(frame)
         await picture(frame, "abandoned-desktop")
     finally:
         code = await bot.stop()
