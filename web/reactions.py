@@ -13,7 +13,6 @@ frames themselves already count against the page's and member's allowance
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -27,23 +26,10 @@ RATE = 0.5  # one every two seconds, once the burst is spent
 # Hands one frame to one page, without waiting for it to be sent.
 Listener = Callable[[dict[str, Any]], None]
 
-# One table of reactions per Activity server, whose open pages the key stands for.
-_OF_SERVER: weakref.WeakKeyDictionary[object, Reactions] = weakref.WeakKeyDictionary()
-
-
 class Reactions:
     def __init__(self, burst: float = BURST, rate: float = RATE) -> None:
         self._listeners: dict[int, set[Listener]] = {}
         self._allowances: KeyedBuckets[int] = KeyedBuckets(burst, rate)
-
-    @classmethod
-    def of(cls, server: object) -> Reactions:
-        """The reactions of the Activity server ``server`` stands for (its
-        registry of open pages): every page it serves shares them."""
-        found = _OF_SERVER.get(server)
-        if found is None:
-            found = _OF_SERVER[server] = cls()
-        return found
 
     def listen(self, channel_id: int, listener: Listener) -> None:
         self._listeners.setdefault(channel_id, set()).add(listener)

@@ -50,6 +50,7 @@ from .connections import (
 )
 from .limits import Bucket, KeyedBuckets
 from .pages import OpenPages
+from .reactions import Reactions
 from .relay import Relays
 from .sessions import Session, Sessions
 from .socket import MAX_FRAME, NOT_IN_INSTANCE, Participant, SeenIntents
@@ -160,6 +161,8 @@ class ActivityServer:
         self.sessions = sessions
         self.seen = SeenIntents()
         self.pages = OpenPages()
+        # Quick reactions, beside the game: every page of this server shares them.
+        self.reactions = Reactions()
         self.assets = assets.load()
         self.page_headers = page_headers(assets.inline_script_hashes(self.assets[PAGE].body))
         self._instances: dict[str, tuple[float, ActivityInstance | None]] = {}
@@ -365,7 +368,7 @@ class ActivityServer:
             return ws
         participant = Participant(ws, self.door, self.watchers, self.sessions, self.seen,
                                   self.in_instance, self.pages, self.participants_changed,
-                                  self._relays_for(request))
+                                  self.reactions, self._relays_for(request))
         self.participants.add(participant)
         try:
             await participant.run()

@@ -118,8 +118,8 @@ class Participant:
         in_instance: InInstance,
         pages: OpenPages,
         participants_changed: ParticipantsChanged,
+        reactions: Reactions,
         relays: Relays | None = None,
-        reactions: Reactions | None = None,
     ) -> None:
         self.ws = ws
         self.door = door
@@ -131,7 +131,7 @@ class Participant:
         self.participants_changed = participants_changed
         # None: this page's server is played here, or the page came relayed.
         self.relays = relays
-        self.reactions = reactions if reactions is not None else Reactions.of(pages)
+        self.reactions = reactions
         self._telling: set[asyncio.Task[None]] = set()  # reactions on their way out
         self.bucket = Bucket(BURST, RATE)
         self.shared: Bucket | None = None  # the member's, once known

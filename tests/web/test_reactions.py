@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from web.pages import OpenPages
 from web.reactions import BURST, Reactions
 
 
@@ -58,8 +57,3 @@ def test_a_page_that_stopped_listening_hears_nothing_more() -> None:
     reactions.send(1, 42, "😮")
     assert page.frames == [] and reactions.listening(1) == 0
 
-
-def test_one_table_of_reactions_per_server() -> None:
-    server, other = OpenPages(), OpenPages()
-    assert Reactions.of(server) is Reactions.of(server)
-    assert Reactions.of(server) is not Reactions.of(other)
