@@ -88,15 +88,23 @@ async def test_rummy_end_between_hands_leaves_no_result_without_a_way_on(
     assert "outcome" not in state  # the finished hand's result is not left up
 
 
-async def test_a_cancelled_lobby_says_so_by_either_door(
-    server: Server, launch: LaunchBot, pages: list[Participant]
-) -> None:
+async def lobby_from_the_activity(server: Server, launch: LaunchBot,
+                                  pages: list[Participant]) -> tuple[Participant, Participant]:
+    """Ann and Bob with the Activity open; Ann opens a lobby from it, and Bob's
+    page shows it. Their pages."""
     bot = await launch_with_activity(server, launch)
     ann = await open_page(bot, server, server.ann, pages)
     bob = await open_page(bot, server, server.bob, pages)
-    # From the Activity.
     assert (await ann.send("open"))["type"] == "done"
     await bob.until(lambda: bob.state()["stage"] == "lobby", "the lobby")
+    return ann, bob
+
+
+async def test_a_cancelled_lobby_says_so_by_either_door(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    ann, bob = await lobby_from_the_activity(server, launch, pages)
+    # Cancelled from the Activity, where it was opened.
     assert (await ann.send("cancel"))["type"] == "done"
     for page in (ann, bob):
         assert (await until_stopped(page))["closed"]["text"] == "Ann cancelled the lobby."
@@ -111,11 +119,7 @@ async def test_a_cancelled_lobby_says_so_by_either_door(
 async def test_the_host_cannot_leave_the_lobby_so_nobody_is_left_in_it(
     server: Server, launch: LaunchBot, pages: list[Participant]
 ) -> None:
-    bot = await launch_with_activity(server, launch)
-    ann = await open_page(bot, server, server.ann, pages)
-    bob = await open_page(bot, server, server.bob, pages)
-    assert (await ann.send("open"))["type"] == "done"
-    await bob.until(lambda: bob.state()["stage"] == "lobby", "the lobby")
+    ann, bob = await lobby_from_the_activity(server, launch, pages)
     assert not ann.state()["lobby"]["can_leave"]  # the host's way out is Cancel
     refused = await ann.send("leave")
     assert refused["type"] == "refused" and "Cancel" in refused["text"]
