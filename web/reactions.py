@@ -42,15 +42,16 @@ class Reactions:
         if not listeners:
             del self._listeners[channel_id]
 
-    def send(self, channel_id: int, user_id: int, emote: object) -> bool | None:
-        """Show ``emote`` from ``user_id`` on every page of the channel. None:
+    def send(self, channel_id: int, user_id: int, emote: object, name: str = "") -> bool | None:
+        """Show ``emote`` from ``user_id`` (called ``name``, for a page that
+        does not know them yet) on every page of the channel. None:
         not one of the table's emotes (a page of another version, or made up);
         False: refused, the member has sent too many just now."""
         if not isinstance(emote, str) or emote not in EMOTES:
             return None
         if not self._allowances.take(user_id):
             return False
-        frame = {"type": REACTION, "user": str(user_id), "emote": emote}
+        frame = {"type": REACTION, "user": str(user_id), "emote": emote, "name": name}
         for listener in list(self._listeners.get(channel_id, ())):
             listener(frame)
         return True

@@ -274,7 +274,8 @@ class Participant:
                 continue
             if data.get("type") == REACT:
                 # Beside the game, not through it: no lock, no save, no seq.
-                sent = self.reactions.send(session.channel_id, session.user_id, data.get("emote"))
+                sent = self.reactions.send(session.channel_id, session.user_id, data.get("emote"),
+                                           session.name)
                 if sent is False:
                     await self._send({"type": REACTION, "refused": True})
                 continue

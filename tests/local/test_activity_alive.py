@@ -124,6 +124,8 @@ async def test_a_watchers_reactions_show_on_the_players_table_and_a_flood_is_ref
                                    bypass_csp=True)
     await in_channel(bob_page, VOICE)
     bob = await launch_here(bob_page)
+    # Ann's page hears of Bob from Discord, on its own time: his chip first.
+    await ann.locator("#seats .watcher").wait_for(timeout=ACTION_TIMEOUT)
     await bob.locator("#react:not([hidden])").click()
     assert await serious_violations(activity_of(bob_page)) == []  # the emotes open
     await bob.locator("#emotes .emote", has_text="🎉").click()

@@ -22,8 +22,9 @@ def test_a_reaction_reaches_every_page_of_its_channel_and_no_other() -> None:
     reactions.listen(1, ann)
     reactions.listen(1, bob)
     reactions.listen(2, elsewhere)
-    assert reactions.send(1, 42, "🎉") is True
-    frame = {"type": "reaction", "user": "42", "emote": "🎉"}
+    assert reactions.send(1, 42, "🎉", "Ann") is True
+    # Named too: a page may hear the reaction before Discord tells it who Ann is.
+    frame = {"type": "reaction", "user": "42", "emote": "🎉", "name": "Ann"}
     assert ann.frames == [frame] and bob.frames == [frame]
     assert elsewhere.frames == []
 

@@ -45,19 +45,33 @@ function chipOf(user) {
   return document.querySelector(`#seats .watcher[data-user="${CSS.escape(user)}"]`);
 }
 
-function show(user, emote) {
+// Discord tells each page of its participants on its own, so a reaction can
+// come before its sender's chip does: it then shows over the middle of the
+// seats, with the name the server sent, rather than not at all.
+function show(user, emote, sender) {
   const chip = chipOf(user);
-  if (!chip) return;
-  const box = chip.getBoundingClientRect();
   const bubble = document.createElement("span");
   bubble.className = "bubble";
   bubble.textContent = emote;
-  bubble.style.left = `${box.right - 14}px`;
-  bubble.style.top = `${box.top - 6}px`;
+  let name = sender || "";
+  if (chip) {
+    const box = chip.getBoundingClientRect();
+    bubble.style.left = `${box.right - 14}px`;
+    bubble.style.top = `${box.top - 6}px`;
+    const shown = chip.querySelector(".name");
+    name = shown ? shown.textContent : chip.textContent.trim();
+  } else {
+    const box = $("seats").getBoundingClientRect();
+    bubble.style.left = `${box.left + box.width / 2}px`;
+    bubble.style.top = `${box.top + 14}px`;
+    if (name) {
+      bubble.textContent = `${name} ${emote}`;
+      bubble.classList.add("named");
+    }
+  }
   $("bubbles").append(bubble);
   setTimeout(() => bubble.remove(), 2600);
-  const name = chip.querySelector(".name");
-  $("heard").textContent = `${name ? name.textContent : chip.textContent.trim()} ${emote}`;
+  $("heard").textContent = `${name} ${emote}`.trim();
   play("pop");
 }
 
@@ -68,7 +82,7 @@ function heard(event) {
   if (typeof event.data !== "string" || !event.data.startsWith(`{"type":"${FRAMES.REACTION}"`)) return;
   const frame = JSON.parse(event.data);
   if (frame.refused) refused();
-  else show(frame.user, frame.emote);
+  else show(frame.user, frame.emote, frame.name);
 }
 
 function listenToEverySocket() {
