@@ -29,12 +29,13 @@ from flows.stats import Stats
 from flows.table_door import TableDoor
 from flows.tasks import Supervisor
 from flows.watchers import TableWatchers
+from game.events import TableEvents
 from presentation.card_emoji import CardFaces
 from presentation.hand_messages import HandMessages
 from presentation.notify import Notifier
 from presentation.pacing import RequestBudget
 from presentation.refresh import TableRefresher
-from tables import FollowUp, Stage, Table, TableRegistry, TableWork
+from tables import Stage, Table, TableRegistry, TableWork
 
 
 def guild_locale(client: discord.Client, guild_id: int) -> str | None:
@@ -60,22 +61,20 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
                                  config.follow_after, config.quiet_follow_after)
     moves = Moves(config.turn_time_scale)
 
-    # Bound once built: a saved change schedules a timer whose move is a saved change.
-    follow_ups: FollowUps | None = None
+    # The game's one way out: each door subscribes to what it says.
+    events = TableEvents()
     results = MatchResults(client, db, budget, tasks)
     watchers = TableWatchers()  # the Activity's pages, told of changes by any door
-
-    def after_save(table: Table, follow_up: FollowUp) -> None:
-        assert follow_ups is not None
-        follow_ups.after_save(table, follow_up)
-        results.after_save(table, follow_up)
-        watchers.changed(table.channel_id)
-
-    work = TableWork(db, tables, after_save)
-    automation = Automation(config, tables, work, moves, tasks, refresher, hand_messages, notifier)
+    work = TableWork(db, tables, events.after_save)
+    automation = Automation(config, tables, work, moves, tasks, events)
     nudges = TurnNudges(notifier, config.turn_nudge_after, lambda user: prefs.of(user).turn_dm)
     panels = HostPanels(tasks)  # the lobby host's own controls
-    follow_ups = FollowUps(refresher, notifier, hand_messages, automation, tasks, nudges, panels)
+    follow_ups = FollowUps(refresher, notifier, hand_messages, tasks, nudges, panels, results,
+                           faces)
+    events.subscribe(follow_ups.heard)  # the chat
+    events.subscribe(automation.heard)  # the game's own timers
+    events.subscribe(watchers.heard)  # the Activity's pages
+    events.keep_alive(hand_messages.pause_expiring)
 
     async def record_moved_table(table: Table) -> None:
         async with table.lock:
@@ -94,11 +93,10 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
     handlers = Handlers()
     # What a player does, whichever door: the chat's buttons or the Activity.
     hints = HintBook()
-    seat_moves = SeatMoves(work, moves, hints, prefs, faces, refresher, notifier, hand_messages,
-                           tasks)
-    lobby_seats = LobbySeats(config, work, moves, notifier, refresher)
+    seat_moves = SeatMoves(work, moves, hints, prefs, events)
+    lobby_seats = LobbySeats(config, work, moves, events)
     lobby = Lobby(config, work, lobby_seats, notifier, faces, refresher, panels)
-    play = Play(work, seat_moves, tasks, faces, prefs)
+    play = Play(work, seat_moves, tasks, faces, prefs, hand_messages)
     server_rules = ServerRules(db, tables)
     stats = Stats(db, server_rules.public_language)
     history = History(db, tables, faces)
@@ -111,7 +109,7 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
         ending=Ending(work, refresher), stats=stats, server_rules=server_rules,
         router=ComponentRouter(tables, handlers), channels=channels, history=history,
         seasons=Seasons(db, server_rules.public_language), results=results,
-        door=TableDoor(seat_moves, lobby_seats, work, prefs, refresher, server_rules,
+        door=TableDoor(seat_moves, lobby_seats, work, prefs, server_rules,
                        lambda guild: guild_locale(client, guild)),
         watchers=watchers, hints=hints,
     )

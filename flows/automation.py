@@ -14,12 +14,8 @@ import time
 
 from engine import Action, Card, Discard, HandView, LayOff, MeldCards, RummyError
 from engine.ai import choose_action, timeout_action
-from presentation.hand_messages import HandMessages
-from presentation.i18n import N_, NP_, speaking
-from presentation.notify import Notifier
-from presentation.refresh import TableRefresher
-from presentation.render import log_text
-from presentation.table_message import cancelled_layout
+from game.events import Closed, Saved, SeatTaken, TableEvent, TableEvents
+from presentation.i18n import N_, NP_
 from tables import (
     MISSED_TURNS_BEFORE_AUTOPILOT,
     NOT_SAVED,
@@ -44,6 +40,8 @@ MAX_ACTIONS_PER_TURN = 40
 THINKING_LEVELS = frozenset({"expert"})
 # After a computer or timeout move could not be saved, try again this much later.
 RETRY_AFTER_NOT_SAVED = 5.0
+# The door the sweeper's closing comes by: none, the game itself.
+SWEEPER = "sweeper"
 
 TurnMarker = tuple[int, str, float | None]
 
@@ -73,22 +71,28 @@ class Automation:
         work: TableWork,
         moves: Moves,
         tasks: Supervisor,
-        refresher: TableRefresher,
-        hand_messages: HandMessages,
-        notifier: Notifier,
+        events: TableEvents,
     ) -> None:
-        self.hand_messages = hand_messages
-        self.notifier = notifier
+        self.events = events
         self.config = config
         self.tables = tables
         self.work = work
         self.moves = moves
         self.tasks = tasks
-        self.refresher = refresher
         self._timers: dict[int, asyncio.Task[None]] = {}
         self._sweeper: asyncio.Task[None] | None = None
 
     # --- scheduling -------------------------------------------------------------
+    def heard(self, table: Table, event: TableEvent) -> None:
+        """After every saved change, the table's one timer is made anew: the
+        turn may have passed, or the game ended."""
+        if not isinstance(event, Saved):
+            return
+        if table.stage is Stage.FINISHED:
+            self.cancel(table)
+        else:
+            self.schedule(table)
+
     def schedule(self, table: Table) -> None:
         """(Re)arm the one timer a table may have: a computer move or a turn clock."""
         self.cancel(table)
@@ -240,7 +244,7 @@ class Automation:
                         seat.autopilot = True
                     await change.save()
                     if taken:
-                        self.notifier.seat_taken(table, seat)  # once: the seat is taken now
+                        self.events.emit(table, SeatTaken(seat.key))  # once: taken now
         except NotSaved:
             log.error("timeout move not saved in channel %s", table.channel_id)
             self.tasks.spawn(self._retry_later(table), "timeout-retry")
@@ -265,7 +269,7 @@ class Automation:
             if self._expired(table, when):
                 await self._close(table, when)
             else:
-                await self.hand_messages.pause_expiring(table, when)
+                await self.events.swept(table, when)
 
     def _expired(self, table: Table, now: float) -> bool:
         if table.stage is Stage.LOBBY:
@@ -286,13 +290,9 @@ class Automation:
                 if table.stage is Stage.LOBBY
                 else N_("Nobody played for a long while, so the game was ended as abandoned.")
             )
-            with speaking(table.language):  # the public table
-                reason = log_text(why)
             try:
                 await self.work.close(table, why)
             except NotSaved:
                 log.error("%s (in channel %s)", NOT_SAVED, table.channel_id)
                 return
-            with speaking(table.language):
-                layout = cancelled_layout(reason)
-            self.refresher.replace(table, layout)
+            self.events.emit(table, Closed(SWEEPER, why))

@@ -1,40 +1,83 @@
-"""What follows a saved change: the public table, DMs, the player whose turn
-it is now, and the table's next timer."""
+"""The chat's side of what the game says (``game.events``): the public table,
+the hand messages, DMs, the host's panel and the match's chart. The
+Activity's pages hear the same events through their watchers."""
 
 from __future__ import annotations
 
+from game.events import Closed, Dealt, Moved, Opened, Saved, SeatTaken, TableEvent
+from presentation.card_emoji import CardFaces
 from presentation.hand_message import DRAW_STOCK_LINE
 from presentation.hand_messages import HandMessages
+from presentation.i18n import speaking
 from presentation.notify import Notifier
 from presentation.refresh import TableRefresher
+from presentation.render import log_text
+from presentation.table_message import cancelled_layout, result_layout
 from tables import FollowUp, Stage, Table
 
-from .automation import Automation
 from .host_panel import HostPanels
 from .nudges import TurnNudges
+from .results import MatchResults
 from .tasks import Supervisor
+
+# How the chat names itself to the game (``Ask.door``).
+CHAT = "chat"
 
 
 class FollowUps:
-    """``TableWork``'s follow-ups: called once a change is saved."""
+    """What the chat draws and sends when the game tells it something."""
 
     def __init__(
         self,
         refresher: TableRefresher,
         notifier: Notifier,
         hand_messages: HandMessages,
-        automation: Automation,
         tasks: Supervisor,
         nudges: TurnNudges,
         host_panels: HostPanels,
+        results: MatchResults,
+        faces: CardFaces,
     ) -> None:
         self.nudges = nudges
         self.host_panels = host_panels
         self.refresher = refresher
         self.notifier = notifier
         self.hand_messages = hand_messages
-        self.automation = automation
         self.tasks = tasks
+        self.results = results
+        self.faces = faces
+
+    def heard(self, table: Table, event: TableEvent) -> None:
+        if isinstance(event, Saved):
+            self.after_save(table, event.follow_up)
+        elif isinstance(event, Moved):
+            if event.seat in table.hand_messages:
+                # The player's hand message shows their own move at once.
+                self.tasks.spawn(self.hand_messages.refresh(table, event.seat), "hand-refresh")
+        elif isinstance(event, Opened):
+            self.refresher.post(table)
+        elif isinstance(event, Dealt):
+            self._dealt(table, event)
+        elif isinstance(event, Closed):
+            with speaking(table.language):  # the public table
+                self.refresher.replace(table, cancelled_layout(log_text(event.notice)))
+        elif isinstance(event, SeatTaken):
+            self.notifier.seat_taken(table, table.seat(event.seat))
+
+    def _dealt(self, table: Table, event: Dealt) -> None:
+        """A new hand: the finished one keeps its message, with its result and
+        without its buttons (a click in the chat has done that already), the
+        new one goes on a fresh message, and every player is sent their cards."""
+        if event.finished is not None:
+            finished_message = table.message_id
+            if event.asked_by != CHAT and finished_message is not None:
+                with speaking(table.language):
+                    layout = result_layout(table, event.finished, self.faces, dealt_on=True,
+                                           hand_number=event.finished_hand)
+                self.tasks.spawn(self.refresher.leave_as(table, finished_message, layout),
+                                 "table-finished")
+            self.refresher.move(table)
+        self.notifier.dealt(table)
 
     def after_save(self, table: Table, follow_up: FollowUp) -> None:
         if follow_up.refresh:
@@ -43,8 +86,8 @@ class FollowUps:
             self.tasks.spawn(self.notifier.result_kept(table.channel_id), "result-kept-notice")
         self._follow_in_hand_messages(table, follow_up)
         self.host_panels.follow(table)
+        self.results.after_save(table, follow_up)
         if table.stage is Stage.FINISHED:
-            self.automation.cancel(table)
             self.nudges.cancel(table)
             return
         if follow_up.turn_changed and table.stage is Stage.PLAYING:
@@ -53,7 +96,6 @@ class FollowUps:
                 self.nudges.turn_started(table, seat)
             else:
                 self.nudges.cancel(table)
-        self.automation.schedule(table)
 
     def _follow_in_hand_messages(self, table: Table, follow_up: FollowUp) -> None:
         """Every open hand message shows the change: at once for the player

@@ -19,6 +19,7 @@ from presentation.notify import Notifier
 from presentation.refresh import TableRefresher
 from presentation.render import rules_text
 from presentation.table_message import (
+    cancelled_layout,
     lobby_layout,
     playing_layout,
     public_layout,
@@ -29,10 +30,11 @@ from transport import callbacks
 from transport.private import Interaction
 
 from .config import GameConfig
+from .followups import CHAT
 from .host_panel import HostPanels
-from .lobby_seats import ALREADY_STARTED, LobbySeats
+from .lobby_seats import ALREADY_STARTED, HOST_CANCELLED, LobbySeats
 from .router import Handlers, refusal_text, refuse
-from .seat_moves import Ask, Done, Door
+from .seat_moves import Ask, Done
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +145,8 @@ class Lobby:
         one who asks is seated as host; each other player joins with one click, and
         the game starts by itself once they all have."""
         ended = self.tables.ended(parsed.scope)
-        ask = Ask(interaction.user.id, Door.CHAT, name=member_name(interaction.user))
+        ask = Ask(interaction.user.id, CHAT, table_labels=True,
+                  name=member_name(interaction.user))
         try:
             self.lobby_seats.check_rematch(ended, ask, game=parsed.game)
             if not await self._channel_is_free(interaction):
@@ -298,7 +301,8 @@ class Lobby:
     # --- Join, gathered --------------------------------------------------------------------
     def _seat_joiner(self, interaction: Interaction, table: Table) -> None:
         self._require_lobby(interaction, table)
-        ask = Ask(interaction.user.id, Door.CHAT, name=member_name(interaction.user))
+        ask = Ask(interaction.user.id, CHAT, table_labels=True,
+                  name=member_name(interaction.user))
         self.lobby_seats.take_seat(table, ask)
 
     async def join(
@@ -405,7 +409,7 @@ class Lobby:
         async def show_lobby(_done: Done) -> None:
             await self._show_lobby(interaction, table)
 
-        await self.lobby_seats.leave(table, Ask(interaction.user.id, Door.CHAT,
+        await self.lobby_seats.leave(table, Ask(interaction.user.id, CHAT, table_labels=True,
                                                 answer=show_lobby))
 
     def _host_ask(self, interaction: Interaction, table: Table) -> Ask:
@@ -414,7 +418,7 @@ class Lobby:
         async def answer(_done: Done) -> None:
             await self._answer_host(interaction, table)
 
-        return Ask(interaction.user.id, Door.CHAT, answer=answer,
+        return Ask(interaction.user.id, CHAT, table_labels=True, answer=answer,
                    redraws_table=not self._on_panel(interaction))
 
     async def add_computer(
@@ -454,11 +458,13 @@ class Lobby:
             if on_panel:
                 await self.panels.answer_in_place(interaction, table)
                 return
-            assert done.finished is not None
-            await callbacks.update_message(interaction, controls=done.finished)
+            with speaking(table.language):  # the public table
+                cancelled = cancelled_layout(_(HOST_CANCELLED))
+            await callbacks.update_message(interaction, controls=cancelled)
             if self.refresher.editing(table):
-                self.refresher.replace(table, done.finished)  # see _after_public_answer
+                self.refresher.replace(table, cancelled)  # see _after_public_answer
 
-        await self.lobby_seats.cancel(table, Ask(interaction.user.id, Door.CHAT, answer=answer,
+        await self.lobby_seats.cancel(table, Ask(interaction.user.id, CHAT, table_labels=True,
+                                                 answer=answer,
                                                  redraws_table=not on_panel))
 

@@ -12,11 +12,9 @@ import time
 from collections.abc import Callable
 
 from engine import HouseRules, Match
-from presentation.i18n import N_, _, current, n_, speaking
+from game.events import Closed, Dealt, Opened, TableEvents
+from presentation.i18n import N_, _, current, n_
 from presentation.labels import REMATCH_LABEL
-from presentation.notify import Notifier
-from presentation.refresh import TableRefresher
-from presentation.table_message import cancelled_layout
 from tables import MAX_SEATS, MIN_SEATS, LogLine, Refusal, Seat, Stage, Table, TableWork
 from tables.names import plain_name
 
@@ -30,6 +28,8 @@ COMPUTER_LEVELS = ("easy", "hard", "expert")
 
 # What the Activity's pages still open on the lobby say happened to it.
 CANCELLED_BY = N_("{who} cancelled the lobby.")
+# What the public table says of it.
+HOST_CANCELLED = N_("The host cancelled this game.")
 GAME_OPEN_HERE = N_("A game is already open in this channel.")
 NOT_AT_HAND = N_(
     "That match is no longer at hand (the bot restarted since): `/rummy start` opens a new game."
@@ -48,13 +48,12 @@ class LobbySeats:
     """Who sits at a lobby, for both doors."""
 
     def __init__(self, config: GameConfig, work: TableWork, moves: Moves,
-                 notifier: Notifier, refresher: TableRefresher) -> None:
+                 events: TableEvents) -> None:
         self.config = config
         self.work = work
         self.tables = work.tables
         self.moves = moves
-        self.notifier = notifier
-        self.refresher = refresher
+        self.events = events
 
     def new_table(
         self, channel_id: int, guild_id: int, host_id: int, rules: HouseRules, language: str
@@ -125,7 +124,7 @@ class LobbySeats:
             if ask.answer is not None:
                 await ask.answer(done)
         if dealt:
-            self.notifier.dealt(table)
+            self.events.emit(table, Dealt(ask.door))
         return done
 
     async def leave(self, table: Table, ask: Ask) -> Done:
@@ -152,7 +151,7 @@ class LobbySeats:
         """The match a rematch of which the asker may call; a refusal says why
         not. ``game``: the game the asker's button belongs to (the chat's)."""
         if ended is not None and game is not None and ended.game_id != game:
-            raise Refusal(_(LATER_GAME, rematch=ask.door.label(REMATCH_LABEL, ended)))
+            raise Refusal(_(LATER_GAME, rematch=ask.label(REMATCH_LABEL, ended)))
         if ended is None or ended.match is None or not ended.match.is_over or ask.stale(ended):
             raise Refusal(_(NOT_AT_HAND))
         if ended.seat_of_user(ask.user_id) is None:
@@ -185,14 +184,14 @@ class LobbySeats:
             self.deal(table, time.time())
         return table
 
-    async def put_in_play(self, table: Table) -> None:
-        """Open a table the Activity made (a lobby, or a rematch dealt at once):
-        saved, posted in the channel, and, if dealt, each player sent their cards
-        and its first turn begun (``TableWork.open``)."""
+    async def put_in_play(self, table: Table, ask: Ask) -> None:
+        """Open a table a door made and does not show itself (a lobby, or a
+        rematch dealt at once): saved, said to every door, and, if dealt, its
+        first turn begun (``TableWork.open``)."""
         await self.work.open(table)
-        self.refresher.post(table)
+        self.events.emit(table, Opened(ask.door))
         if table.stage is Stage.PLAYING:
-            self.notifier.dealt(table)
+            self.events.emit(table, Dealt(ask.door))
 
     # --- opening a lobby, and the host's controls ------------------------------------
     async def open(self, channel_id: int, guild_id: int, ask: Ask, rules: HouseRules,
@@ -205,7 +204,7 @@ class LobbySeats:
         table = self.new_table(channel_id, guild_id, ask.user_id, rules, language)
         table.seats.append(Seat(key=str(ask.user_id), name=self.seat_name(ask),
                                 user_id=ask.user_id, language=current().code))
-        await self.put_in_play(table)
+        await self.put_in_play(table, ask)
         return table
 
     def _in_lobby(self, table: Table, ask: Ask) -> None:
@@ -267,7 +266,7 @@ class LobbySeats:
                 if ask.answer is not None:
                     await ask.answer(done)
             finally:
-                self.notifier.dealt(table)
+                self.events.emit(table, Dealt(ask.door))
         return done
 
     async def cancel(self, table: Table, ask: Ask) -> Done:
@@ -276,11 +275,9 @@ class LobbySeats:
         host = table.seat_of_user(table.host_id)
         await self.work.close(table, LogLine.of(CANCELLED_BY,
                                                 who=host.name if host is not None else "?"))
-        with speaking(table.language):  # the public table
-            layout = cancelled_layout(_("The host cancelled this game."))
-        done = Done(finished=layout)
+        done = Done()
         if not ask.redraws_table:
-            self.refresher.replace(table, layout)
+            self.events.emit(table, Closed(ask.door, LogLine.of(HOST_CANCELLED)))
         if ask.answer is not None:
             await ask.answer(done)
         return done

@@ -8,21 +8,24 @@ from __future__ import annotations
 
 import functools
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from engine import Phase
 from presentation import actions
 from presentation.actions import ComponentId
 from presentation.card_emoji import CardFaces
 from presentation.hand_message import CLIENT_LANGUAGE, hand_layout, settings_layout
-from presentation.i18n import LANGUAGES, N_, _, current
+from presentation.hand_messages import HandMessages
+from presentation.i18n import LANGUAGES, N_, _, current, speaking
 from presentation.layouts import Layout
 from presentation.render import rules_text
+from presentation.table_message import result_layout
 from tables import HandMessage, NotSaved, Refusal, Stage, Table, TableWork
 from transport import callbacks
 from transport.handles import InteractionHandle
 from transport.private import Interaction
 
+from .followups import CHAT
 from .prefs import PREF_NAMES, PlayerPrefs
 from .router import AfterLock, Handlers, refusal_text, refuse, seat_of, tell_closed_dms
 from .seat_moves import (
@@ -31,7 +34,6 @@ from .seat_moves import (
     NOT_STARTED,
     Ask,
     Done,
-    Door,
     SeatMoves,
     on_turn,
     picked,
@@ -73,11 +75,12 @@ class Play:
         tasks: Supervisor,
         faces: CardFaces,
         prefs: PlayerPrefs,
+        hand_messages: HandMessages,
     ) -> None:
         self.work = work
         self.tables = work.tables
         self.seat_moves = seat_moves
-        self.hand_messages = seat_moves.hand_messages
+        self.hand_messages = hand_messages
         self.tasks = tasks
         self.faces = faces
         self.prefs = prefs
@@ -123,7 +126,7 @@ class Play:
             await self.show_in_place(interaction, table, note or done.note or None)
 
         return Ask(
-            user.id, Door.CHAT,
+            user.id, CHAT, table_labels=True,
             hand=_hand_of(parsed) if parsed is not None else None,
             cards=_selected(table, seat.key) if table is not None and seat is not None else (),
             answer=in_place if answered else None,
@@ -222,12 +225,18 @@ class Play:
         if message is not None and message.id != table.message_id:
             raise Refusal(_(EARLIER_HAND))  # a finished hand's message, from before
 
-        async def take_the_button_off(done: Done) -> None:
-            assert done.finished is not None
-            await callbacks.update_message(interaction, controls=done.finished)
+        finished = None
+        if table.match is not None and table.match.hand.outcome is not None:
+            with speaking(table.language):  # the public table
+                finished = result_layout(table, table.match.hand.outcome, self.faces,
+                                         dealt_on=True)
+
+        async def take_the_button_off(_done: Done) -> None:
+            assert finished is not None  # the hand was over, or the deal was refused
+            await callbacks.update_message(interaction, controls=finished)
 
         number = parsed.arg or ""
-        ask = Ask(interaction.user.id, Door.CHAT,
+        ask = Ask(interaction.user.id, CHAT, table_labels=True,
                   hand=int(number) if number.isdigit() else -1, answer=take_the_button_off)
         await self.seat_moves.next_hand(table, ask)
 
@@ -360,8 +369,7 @@ class Play:
         """One move of the turn with the picked cards, answered in place once saved."""
         ask = self._ask(interaction, parsed, answered=True)
         if meld is not None:
-            ask = Ask(ask.user_id, ask.door, hand=ask.hand, cards=ask.cards, meld=meld,
-                      answer=ask.answer)
+            ask = replace(ask, meld=meld)
         await self.seat_moves.play(table, ask, op)
 
     async def draw(

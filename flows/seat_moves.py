@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from enum import Enum
 
 from engine import (
     Action,
@@ -30,25 +29,19 @@ from engine import (
     RummyError,
     TakeDiscard,
 )
+from game.events import Dealt, Moved, TableEvents
 from presentation import render
-from presentation.card_emoji import CardFaces
 from presentation.explain import explain
 from presentation.hand_message import Choices, HandLayout
-from presentation.hand_messages import HandMessages
-from presentation.i18n import LANGUAGES, N_, _, current, label_on, language_for, speaking, use
+from presentation.i18n import LANGUAGES, N_, _, current, label_on, language_for, use
 from presentation.labels import NEXT_HAND_LABEL
-from presentation.layouts import Layout
-from presentation.notify import Notifier
-from presentation.refresh import TableRefresher
 from presentation.render import TEXT_CARDS
-from presentation.table_message import result_layout
 from tables import Refusal, Seat, Stage, Table, TableWork
 
 from .automation import cards_of
 from .hints import HintBook
 from .moves import Moves
 from .prefs import PlayerPrefs
-from .tasks import Supervisor
 
 NO_TABLE = N_("There is no game in this channel.")
 NOT_SEATED = N_("You are not playing at this table.")
@@ -64,18 +57,6 @@ EARLIER_HAND = N_("That button is from an earlier hand; the next hand is already
 PLAYS = ("draw", "take", "meld", "lay_off", "discard")
 
 
-class Door(Enum):
-    """Which door a player came by: it only names a button as that door shows it."""
-
-    CHAT = "chat"
-    ACTIVITY = "activity"
-
-    def label(self, message: str, table: Table) -> str:
-        """A table button's label: the chat's public table speaks the server's
-        language; the Activity draws its own in the reader's."""
-        return label_on(message, table.language) if self is Door.CHAT else _(message)
-
-
 @dataclass(frozen=True)
 class Done:
     """What a player's action came to, for their door to show."""
@@ -83,13 +64,12 @@ class Done:
     note: str = ""
     cards: tuple[str, ...] = ()  # a hint's cards, picked for the player
     lines: tuple[str, ...] = ()  # the hand's log
-    finished: Layout | None = None  # the finished hand's message, as it stays
 
 
 # The door's own answer to a saved change, given before the lock is let go: the
-# chat redraws the message that was clicked. Without one, the player's open
-# hand message in the chat is brought up to date instead.
-Answer = Callable[[Done], Awaitable[None]]
+# chat redraws the message that was clicked. Without one, the mover's door
+# hears ``Moved`` and brings their view up to date itself.
+AnswerInPlace = Callable[[Done], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -97,7 +77,9 @@ class Ask:
     """A member's request, as either door received it."""
 
     user_id: int
-    door: Door
+    # The door it came by, as the door names itself: passed on in the events
+    # it causes, never read by the game.
+    door: str
     # What the asker saw when they asked, to tell a request made on an older
     # picture: the hand its chat message showed, or the Activity's position.
     hand: int | None = None
@@ -105,10 +87,17 @@ class Ask:
     cards: tuple[str, ...] = ()  # card codes, as picked
     meld: int | None = None  # the meld a lay-off goes onto, by its index
     name: str = ""  # the member's name as the door knows it, for a seat they take
-    answer: Answer | None = None
+    answer: AnswerInPlace | None = None
     # The door's answer is itself the public table's new look (a click on the
     # lobby's message): the table need not be drawn again after it.
     redraws_table: bool = False
+    # The asker's buttons are the public table's, which speaks the table's
+    # language (the chat's); else the asker's own page draws them in theirs.
+    table_labels: bool = False
+
+    def label(self, message: str, table: Table) -> str:
+        """A table button's label as the asker sees it."""
+        return label_on(message, table.language) if self.table_labels else _(message)
 
     def stale(self, table: Table) -> bool:
         if self.position is not None and self.position != table.position:
@@ -128,7 +117,7 @@ def in_hand(table: Table, ask: Ask) -> Seat:
     """The asker's seat in the hand being played, as they saw it."""
     seat = seat_at(table, ask.user_id)
     if table.stage is Stage.HAND_OVER:
-        raise Refusal(_(HAND_IS_OVER, next_hand=ask.door.label(NEXT_HAND_LABEL, table)))
+        raise Refusal(_(HAND_IS_OVER, next_hand=ask.label(NEXT_HAND_LABEL, table)))
     if table.stage is not Stage.PLAYING or table.match is None:
         raise Refusal(_(NOT_STARTED))
     if ask.stale(table):
@@ -200,21 +189,13 @@ class SeatMoves:
         moves: Moves,
         hints: HintBook,
         prefs: PlayerPrefs,
-        faces: CardFaces,
-        refresher: TableRefresher,
-        notifier: Notifier,
-        hand_messages: HandMessages,
-        tasks: Supervisor,
+        events: TableEvents,
     ) -> None:
         self.work = work
         self.moves = moves
         self.hints = hints
         self.prefs = prefs
-        self.faces = faces
-        self.refresher = refresher
-        self.notifier = notifier
-        self.hand_messages = hand_messages
-        self.tasks = tasks
+        self.events = events
 
     # --- the turn's moves ---------------------------------------------------------------
     async def play(self, table: Table, ask: Ask, op: str) -> Done:
@@ -249,39 +230,30 @@ class SeatMoves:
                     await ask.answer(done)
         except RummyError as error:
             raise Refusal(explain(error)) from None
-        if ask.answer is None and seat.key in table.hand_messages:
-            # The player's hand message in the chat shows their move at once too.
-            self.tasks.spawn(self.hand_messages.refresh(table, seat.key), "hand-refresh")
+        if ask.answer is None:
+            self.events.emit(table, Moved(seat.key))
         return done
 
     async def next_hand(self, table: Table, ask: Ask) -> Done:
-        """Deal the next hand. The finished hand keeps its message, with its
-        result and without its buttons, and the new hand goes on a fresh one;
-        every player is sent their new cards."""
+        """Deal the next hand; every door hears it dealt, with the hand just
+        played (the chat keeps its message as that hand's result)."""
         seat_at(table, ask.user_id)
         match = table.match
         if (table.stage is not Stage.HAND_OVER or match is None
                 or match.hand.outcome is None or ask.stale(table)):
             raise Refusal(_(EARLIER_HAND))
-        with speaking(table.language):  # the public table
-            finished = result_layout(table, match.hand.outcome, self.faces, dealt_on=True)
-        finished_message = table.message_id
-        done = Done(finished=finished)
+        finished, finished_hand = match.hand.outcome, match.hand_number
+        done = Done()
         async with self.work.change(table, refresh=False) as change:
             self.moves.deal_next_hand(table)
             await change.save()
-            # The answer only takes the button off the finished hand's message;
-            # the new hand's message is posted after it, so that the click is
-            # not answered late behind a message that waits on rate limits.
+            # The asker's door answers first; what follows the deal (a new
+            # message, DMs) must not make the click wait on rate limits.
             try:
                 if ask.answer is not None:
                     await ask.answer(done)
-                elif finished_message is not None:
-                    self.tasks.spawn(self.refresher.leave_as(table, finished_message, finished),
-                                     "table-finished")
             finally:
-                self.refresher.move(table)
-                self.notifier.dealt(table)
+                self.events.emit(table, Dealt(ask.door, finished, finished_hand))
         return done
 
     # --- what only answers the asker ---------------------------------------------------

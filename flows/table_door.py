@@ -22,15 +22,17 @@ from presentation.explain import explain
 from presentation.i18n import _, speaking
 from presentation.lobby_state import new_game_form
 from presentation.page_protocol import DONE, HINT, LOG, REFUSED, WHY, Answer, Intent
-from presentation.refresh import TableRefresher
 from presentation.table_state import closed_state, table_state
 from tables import NotSaved, Refusal, Table, TableRegistry, TableWork
 
 from .lobby_seats import LobbySeats
 from .prefs import PlayerPrefs
 from .router import host_only
-from .seat_moves import NO_TABLE, PLAYS, Ask, Done, Door, SeatMoves, seat_at
+from .seat_moves import NO_TABLE, PLAYS, Ask, Done, SeatMoves, seat_at
 from .settings import ServerRules, merge_rules
+
+# How the Activity names itself to the game (``Ask.door``).
+ACTIVITY = "activity"
 
 # A server's own Discord language, by its id, as the bot's cache of servers knows it.
 GuildLocale = Callable[[int], str | None]
@@ -52,7 +54,6 @@ class TableDoor:
         lobby_seats: LobbySeats,
         work: TableWork,
         prefs: PlayerPrefs,
-        refresher: TableRefresher,
         server_rules: ServerRules,
         guild_locale: GuildLocale,
     ) -> None:
@@ -63,7 +64,6 @@ class TableDoor:
         self.work = work
         self.tables: TableRegistry = work.tables
         self.prefs = prefs
-        self.refresher = refresher
         self._steps: dict[str, Step] = {op: self._play for op in PLAYS} | {
             "next_hand": self._next_hand,
             "reclaim": self._reclaim,
@@ -126,7 +126,7 @@ class TableDoor:
         seat they take); a refusal changes nothing and says why in their language."""
         table = self.shown_table(channel_id)
         with speaking(self.language_of(user_id, table)):
-            ask = Ask(user_id, Door.ACTIVITY,
+            ask = Ask(user_id, ACTIVITY,
                       position=intent.version if intent.action.locking is not Locking.LOOK
                       else None,
                       cards=intent.cards, meld=None if intent.meld is None else intent.meld - 1,
@@ -224,5 +224,5 @@ class TableDoor:
 
     async def _rematch(self, ended: Table, ask: Ask) -> Answer:
         """A rematch of the match on screen, posted in the channel like any lobby."""
-        await self.lobby_seats.put_in_play(self.lobby_seats.rematch(ended, ask))
+        await self.lobby_seats.put_in_play(self.lobby_seats.rematch(ended, ask), ask)
         return Answer(DONE)

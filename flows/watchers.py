@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from game.events import Saved, TableEvent
+from tables import Table
+
 # Called with the channel whose table changed (opened, moved, closed).
 Watcher = Callable[[int], None]
 
@@ -26,6 +29,11 @@ class TableWatchers:
         watchers.discard(watcher)
         if not watchers:
             del self._by_channel[channel_id]
+
+    def heard(self, table: Table, event: TableEvent) -> None:
+        """Every saved change, whatever it was: a page draws the table anew."""
+        if isinstance(event, Saved):
+            self.changed(table.channel_id)
 
     def changed(self, channel_id: int) -> None:
         for watcher in list(self._by_channel.get(channel_id, ())):

@@ -191,19 +191,24 @@ def result_layout(
     *,
     dealt_on: bool = False,
     activity: bool = False,
+    hand_number: int | None = None,
 ) -> Layout:
     """What everyone still held, who went out, the totals, and the match's end.
     ``dealt_on``: the next hand is being dealt on a fresh message below, so this
-    one keeps the result but no controls."""
-    return fitted(lambda shown: _result(table, outcome, shown, dealt_on, activity), faces)
+    one keeps the result but no controls; ``hand_number``: the hand it was
+    (the table's own, unless the next one is dealt already)."""
+    played = table.hand_number if hand_number is None else hand_number
+    return fitted(lambda shown: _result(table, outcome, shown, dealt_on, activity, played),
+                  faces)
 
 
 def _result(
-    table: Table, outcome: HandOutcome, faces: CardFaces, dealt_on: bool, activity: bool
+    table: Table, outcome: HandOutcome, faces: CardFaces, dealt_on: bool, activity: bool,
+    played: int,
 ) -> Layout:
     match = table.match
     assert match is not None
-    heading = _("Rummy — hand {number} is over", number=number(table.hand_number))
+    heading = _("Rummy — hand {number} is over", number=number(played))
     parts: list[Component | None] = [
         text(f"### 🃏 {heading}\n{_headline(table, outcome)}"),
         separator(),

@@ -27,6 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("app", "fakediscord"),
     ("cogs", "web"),  # slash commands and component ids; the Activity's HTTP -> flows
     ("flows",),  # what happens on a click, a command or a timer
+    ("game",),  # what a seat may do and see, and what the game tells the doors
     ("presentation",),  # Discord output, never a state change
     ("tables",),  # table state, locks, the unit of work
     ("transport",),  # discord.py's private parts

@@ -14,7 +14,8 @@ from engine.ai import choose_action
 from flows.config import GameConfig
 from flows.lobby_seats import LobbySeats
 from flows.moves import Moves
-from flows.seat_moves import Ask, Door
+from flows.seat_moves import Ask
+from game.events import TableEvents
 from tables import MAX_SEATS, Refusal, Seat, Stage, Table, TableRegistry
 
 
@@ -22,7 +23,7 @@ def lobby_seats(tables: TableRegistry) -> LobbySeats:
     # Only the registry is read by what is checked here; nothing is saved.
     work = SimpleNamespace(tables=tables)
     return LobbySeats(GameConfig(table_seed=7), work, Moves(),  # type: ignore[arg-type]
-                      notifier=None, refresher=None)  # type: ignore[arg-type]
+                      TableEvents())
 
 
 def lobby(host: int = 1) -> Table:
@@ -34,26 +35,26 @@ def lobby(host: int = 1) -> Table:
 def test_a_member_takes_a_seat_once_and_not_past_the_last() -> None:
     seats = lobby_seats(TableRegistry())
     table = lobby()
-    seats.take_seat(table, Ask(2, Door.CHAT, name="Bob"))
+    seats.take_seat(table, Ask(2, "chat", name="Bob"))
     assert [seat.name for seat in table.seats] == ["Ann", "Bob"]
     with pytest.raises(Refusal, match="already have a seat"):
-        seats.take_seat(table, Ask(2, Door.CHAT, name="Bob"))
+        seats.take_seat(table, Ask(2, "chat", name="Bob"))
     for user in range(3, MAX_SEATS + 1):
-        seats.take_seat(table, Ask(user, Door.ACTIVITY, name=f"P{user}"))
+        seats.take_seat(table, Ask(user, "activity", name=f"P{user}"))
     with pytest.raises(Refusal, match="full"):
-        seats.take_seat(table, Ask(99, Door.CHAT, name="Late"))
+        seats.take_seat(table, Ask(99, "chat", name="Late"))
     table.stage = Stage.PLAYING
     with pytest.raises(Refusal, match="already started"):
-        seats.take_seat(table, Ask(98, Door.CHAT, name="Later"))
+        seats.take_seat(table, Ask(98, "chat", name="Later"))
 
 
 def test_a_rematch_deals_itself_once_everyone_invited_is_back() -> None:
     seats = lobby_seats(TableRegistry())
     table = lobby()
     table.invited = [2, 3]
-    seats.take_seat(table, Ask(2, Door.ACTIVITY, name="Bob"))
+    seats.take_seat(table, Ask(2, "activity", name="Bob"))
     assert not seats.deal_if_all_back(table) and table.match is None
-    seats.take_seat(table, Ask(3, Door.CHAT, name="Cat"))
+    seats.take_seat(table, Ask(3, "chat", name="Cat"))
     assert seats.deal_if_all_back(table)
     assert table.stage is Stage.PLAYING and table.match is not None and not table.invited
 
@@ -79,25 +80,25 @@ def test_only_a_player_of_the_match_on_hand_calls_its_rematch() -> None:
     seats = lobby_seats(tables)
     ended = ended_match(tables)
     with pytest.raises(Refusal, match="Only the players"):
-        seats.rematch(ended, Ask(5, Door.CHAT, name="Eve"))
+        seats.rematch(ended, Ask(5, "chat", name="Eve"))
     with pytest.raises(Refusal, match="later game"):
-        seats.rematch(ended, Ask(2, Door.CHAT, name="Bob"), game="0000")
+        seats.rematch(ended, Ask(2, "chat", name="Bob"), game="0000")
     with pytest.raises(Refusal, match="no longer at hand"):
-        seats.rematch(ended, Ask(2, Door.ACTIVITY, position="an older picture"))
-    fresh = seats.rematch(ended, Ask(2, Door.CHAT, name="Robert"), game=ended.game_id)
+        seats.rematch(ended, Ask(2, "activity", position="an older picture"))
+    fresh = seats.rematch(ended, Ask(2, "chat", name="Robert"), game=ended.game_id)
     assert fresh.host_id == 2 and fresh.invited == [1] and fresh.stage is Stage.LOBBY
     assert [(seat.name, seat.level) for seat in fresh.seats] == [("Robert", None),
                                                                 ("Ada", "hard")]
     # The Activity knows the nickname too (its sign-in asks the server): the
     # seat takes it as it is now; a door that knows none keeps the old name.
-    renamed = seats.rematch(ended, Ask(2, Door.ACTIVITY, name="Bobby",
+    renamed = seats.rematch(ended, Ask(2, "activity", name="Bobby",
                                        position=ended.position))
     assert renamed.seats[0].name == "Bobby"
-    kept = seats.rematch(ended, Ask(2, Door.ACTIVITY, position=ended.position))
+    kept = seats.rematch(ended, Ask(2, "activity", position=ended.position))
     assert kept.seats[0].name == "Bob"
     tables.add(fresh)
     with pytest.raises(Refusal, match="already open"):
-        seats.rematch(ended, Ask(1, Door.CHAT, name="Ann"))
+        seats.rematch(ended, Ask(1, "chat", name="Ann"))
 
 
 def test_a_rematch_against_computers_alone_deals_at_once() -> None:
@@ -105,5 +106,5 @@ def test_a_rematch_against_computers_alone_deals_at_once() -> None:
     seats = lobby_seats(tables)
     ended = ended_match(tables)
     ended.seats = [seat for seat in ended.seats if seat.user_id != 2]
-    fresh = seats.rematch(ended, Ask(1, Door.ACTIVITY, position=ended.position))
+    fresh = seats.rematch(ended, Ask(1, "activity", position=ended.position))
     assert fresh.stage is Stage.PLAYING and fresh.match is not None and not fresh.invited

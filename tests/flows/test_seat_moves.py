@@ -9,7 +9,6 @@ import pytest
 from engine import Discard, DrawStock, LayOff, MeldCards, Phase, TakeDiscard
 from flows.seat_moves import (
     Ask,
-    Door,
     build_action,
     in_hand,
     on_turn,
@@ -21,10 +20,11 @@ from tables import Refusal, Stage, Table
 from tests.tables.helpers import playing_table
 
 
-def ask_of(table: Table, key: str, door: Door = Door.ACTIVITY, **more: object) -> Ask:
+def ask_of(table: Table, key: str, door: str = "activity", **more: object) -> Ask:
     seat = table.seat(key)
     assert seat.user_id is not None
-    return Ask(seat.user_id, door, **more)  # type: ignore[arg-type]
+    # The chat's buttons are the public table's, in the table's language.
+    return Ask(seat.user_id, door, table_labels=door == "chat", **more)  # type: ignore[arg-type]
 
 
 def person_on_turn() -> tuple[Table, str, str]:
@@ -52,7 +52,7 @@ def test_a_move_on_an_older_picture_of_the_table_is_refused() -> None:
         in_hand(table, stale)
     # The chat's picture is its message's hand: another hand's message is stale.
     with pytest.raises(Refusal, match="moved on"):
-        in_hand(table, ask_of(table, turn, Door.CHAT, hand=table.hand_number + 1))
+        in_hand(table, ask_of(table, turn, "chat", hand=table.hand_number + 1))
 
 
 def test_a_finished_hand_names_next_hand_as_each_door_shows_it() -> None:
@@ -61,9 +61,9 @@ def test_a_finished_hand_names_next_hand_as_each_door_shows_it() -> None:
     table.language = "de"
     with speaking("fr"):
         with pytest.raises(Refusal) as chat:
-            in_hand(table, ask_of(table, turn, Door.CHAT))
+            in_hand(table, ask_of(table, turn, "chat"))
         with pytest.raises(Refusal) as activity:
-            in_hand(table, ask_of(table, turn, Door.ACTIVITY))
+            in_hand(table, ask_of(table, turn, "activity"))
     # French words around the button's label: the chat's table is German, the
     # Activity draws its own buttons in French.
     assert "Nächste Runde" in str(chat.value)
