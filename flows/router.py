@@ -18,12 +18,9 @@ from dataclasses import dataclass, field
 import discord
 
 from engine import RummyError
+from game.gate import GameEnded, admitted, host_only, seat_at
 from presentation.actions import (
     ACTIONS,
-    ADD_COMPUTER,
-    CANCEL,
-    REMOVE_COMPUTER,
-    START,
     ComponentAction,
     ComponentId,
     Locking,
@@ -57,14 +54,6 @@ EARLIER_GAME = N_(
     "That button is from an earlier game in this channel: use the current game's table "
     "(Show hand opens your hand)."
 )
-# What only the host may do, a whole sentence each (the words around a task
-# change with it in other languages).
-HOST_ONLY = {
-    ADD_COMPUTER: N_("Only the host ({host}) can add computer players."),
-    REMOVE_COMPUTER: N_("Only the host ({host}) can remove computer players."),
-    START: N_("Only the host ({host}) can start the game."),
-    CANCEL: N_("Only the host ({host}) can cancel the game."),
-}
 
 # What a handler may hand back: an answer to send once the table's lock is let
 # go, for clicks that change nothing and need not hold up the table.
@@ -117,19 +106,7 @@ async def refuse(interaction: Interaction, text: str) -> None:
 
 def seat_of(interaction: Interaction, table: Table) -> Seat:
     """The clicking member's seat; a refusal if they have none."""
-    seat = table.seat_of_user(interaction.user.id)
-    if seat is None:
-        raise Refusal(_("You are not playing at this table."))
-    return seat
-
-
-def host_only(table: Table, action: ComponentAction) -> str:
-    """That only the host may do what ``action`` does, in the current language."""
-    host = f"<@{table.host_id}>"
-    sentence = HOST_ONLY.get(action)
-    if sentence is not None:
-        return _(sentence, host=host)
-    return _("Only the host ({host}) can {task}.", host=host, task=action.host_task)
+    return seat_at(table, interaction.user.id)
 
 
 async def tell_closed_dms(interaction: Interaction, table: Table) -> None:
@@ -238,17 +215,20 @@ class ComponentRouter:
         if handler is None:
             await refuse(interaction, _(UNRECOGNISED))
             return
-        locking = parsed.action.locking
-        if locking is Locking.GROUP:
+        after_lock = None
+        if parsed.action.locking is Locking.GROUP:
             # The handler gathers the clicks that arrive together and locks for them.
             await handler(interaction, table, parsed, values)
-            after_lock = None
-        elif locking is Locking.LOOK:
-            await table.lock.settled()
-            after_lock = await self._handle(interaction, table, parsed, values, handler)
         else:
-            async with table.lock:
-                after_lock = await self._handle(interaction, table, parsed, values, handler)
+            try:
+                async with admitted(self.tables, table, interaction.user.id, parsed.action):
+                    after_lock = await self._handle(interaction, table, parsed, values, handler)
+            except GameEnded as ended:
+                await refuse(interaction, str(ended))
+                return
+            except Refusal as refusal:  # the gate's: not the asker's to press
+                await self._answer_refusal(interaction, table, parsed.action, str(refusal))
+                return
         if after_lock is not None:
             await after_lock()
         # A follow-up message, so after the answer; it needs no lock.
@@ -262,10 +242,8 @@ class ComponentRouter:
         values: list[str],
         handler: TableHandler,
     ) -> AfterLock | None:
-        """Run a click's handler, answering its refusal; what to send after the lock."""
-        if self.tables.get(parsed.scope) is not table:
-            await refuse(interaction, _("That game has just ended."))
-            return None
+        """Run a click the gate let in, answering its refusal; what to send after
+        the lock."""
         seat = table.seat_of_user(interaction.user.id)
         if seat is not None:
             # Looking at your hand counts as being there, not only moving.
@@ -273,7 +251,6 @@ class ComponentRouter:
             # What they read the bot in follows their latest click (DMs too).
             seat.language = current().code
         try:
-            self._check_who(interaction, table, parsed.action)
             return await handler(interaction, table, parsed, values)
         except (Refusal, RummyError) as refusal:
             await self._answer_refusal(interaction, table, parsed.action, refusal_text(refusal))
@@ -313,10 +290,3 @@ class ComponentRouter:
         table = self.tables.get(interaction.channel_id or 0)
         message = interaction.message
         return table is not None and message is not None and message.id == table.message_id
-
-    @staticmethod
-    def _check_who(interaction: Interaction, table: Table, action: ComponentAction) -> None:
-        if action.who is Who.SEATED:
-            seat_of(interaction, table)
-        elif action.who is Who.HOST and interaction.user.id != table.host_id:
-            raise Refusal(host_only(table, action))

@@ -30,6 +30,7 @@ from engine import (
     TakeDiscard,
 )
 from game.events import Dealt, Moved, TableEvents
+from game.gate import seat_at
 from presentation import render
 from presentation.explain import explain
 from presentation.hand_message import Choices, HandLayout
@@ -44,7 +45,6 @@ from .moves import Moves
 from .prefs import PlayerPrefs
 
 NO_TABLE = N_("There is no game in this channel.")
-NOT_SEATED = N_("You are not playing at this table.")
 NOT_STARTED = N_("The game has not started yet.")
 HAND_IS_OVER = N_("This hand is over: press **{next_hand}** on the table.")
 OUT_OF_DATE = N_("The table moved on before that arrived: here it is as it is now.")
@@ -103,14 +103,6 @@ class Ask:
         if self.position is not None and self.position != table.position:
             return True
         return self.hand is not None and self.hand != table.hand_number
-
-
-def seat_at(table: Table, user_id: int) -> Seat:
-    """The member's seat; a refusal if they have none."""
-    seat = table.seat_of_user(user_id)
-    if seat is None:
-        raise Refusal(_(NOT_SEATED))
-    return seat
 
 
 def in_hand(table: Table, ask: Ask) -> Seat:

@@ -17,7 +17,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from engine import RummyError
-from presentation.actions import Locking, Who
+from game.gate import admitted
+from presentation.actions import Locking
 from presentation.explain import explain
 from presentation.i18n import _, speaking
 from presentation.lobby_state import new_game_form
@@ -27,8 +28,7 @@ from tables import NotSaved, Refusal, Table, TableRegistry, TableWork
 
 from .lobby_seats import LobbySeats
 from .prefs import PlayerPrefs
-from .router import host_only
-from .seat_moves import NO_TABLE, PLAYS, Ask, Done, SeatMoves, seat_at
+from .seat_moves import NO_TABLE, PLAYS, Ask, Done, SeatMoves
 from .settings import ServerRules, merge_rules
 
 # How the Activity names itself to the game (``Ask.door``).
@@ -145,27 +145,13 @@ class TableDoor:
                 return Answer(REFUSED, str(refusal))
 
     async def _declared(self, table: Table, ask: Ask, intent: Intent) -> Answer:
-        """Wait for the table as the action's declaration says, check who asks, and
-        play it."""
-        action = intent.action
-        if intent.op not in ("log", "language") and self.tables.get(table.channel_id) is not table:
-            raise Refusal(_(NO_TABLE))  # its game is over: only its result is shown
+        """Through the gate, as the action's declaration says, and played. A game
+        that is over is only its result: its log and a language still mean
+        something there."""
         step = self._steps[intent.op]
-        if action.locking is Locking.LOOK:
-            await table.lock.settled()
-            self._check_who(table, ask, intent)
+        async with admitted(self.tables, table, ask.user_id, intent.action,
+                            after_the_end=intent.op in ("log", "language")):
             return await step(table, ask, intent)
-        async with table.lock:
-            self._check_who(table, ask, intent)
-            return await step(table, ask, intent)
-
-    @staticmethod
-    def _check_who(table: Table, ask: Ask, intent: Intent) -> None:
-        who = intent.action.who
-        if who is Who.SEATED:
-            seat_at(table, ask.user_id)
-        elif who is Who.HOST and ask.user_id != table.host_id:
-            raise Refusal(host_only(table, intent.action))
 
     # --- the steps ---------------------------------------------------------------------
     async def _play(self, table: Table, ask: Ask, intent: Intent) -> Answer:
