@@ -15,7 +15,7 @@ from db import Database
 from db.leases import ShardLeases
 from flows.game import Game
 from flows.restore import restore_tables
-from presentation.card_emoji import sync_card_emoji
+from presentation.emoji_sync import sync_card_emoji
 from transport.activity_api import ActivityApi
 from transport.command_sync import sync_global_commands
 from transport.events import ignore_message_traffic, slim_clicked_messages

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from presentation.hand_messages import FOLLOW_AFTER, QUIET_FOLLOW_AFTER
-from presentation.pacing import REQUESTS_PER_SECOND
+from presentation.pacing import FOLLOW_AFTER, QUIET_FOLLOW_AFTER, REQUESTS_PER_SECOND
 
 
 @dataclass(frozen=True)

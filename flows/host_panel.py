@@ -28,8 +28,9 @@ from presentation.host_panel import host_panel_layout
 from presentation.i18n import speaking
 from tables import HostPanel, Stage, Table
 from transport import callbacks
-from transport.handles import TOKEN_LIFETIME, InteractionHandle
+from transport.handles import InteractionHandle
 from transport.private import Interaction
+from transport.tokens import TOKEN_LIFETIME
 
 from .tasks import Supervisor
 

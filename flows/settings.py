@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from db import Database, StorageError
 from engine import HouseRules, RummyError
@@ -13,7 +13,9 @@ from presentation import render
 from presentation.explain import explain
 from presentation.i18n import LANGUAGES, N_, _, language_for
 from tables import TableRegistry
-from transport.private import Interaction
+
+if TYPE_CHECKING:  # the slash commands' type: the Activity reads rules without discord.py
+    from transport.private import Interaction
 
 log = logging.getLogger(__name__)
 

@@ -20,12 +20,13 @@ from collections.abc import Callable
 import discord
 
 from tables import HandMessage, Stage, Table, TableRegistry
-from transport.handles import TOKEN_LIFETIME
+from transport.tokens import TOKEN_LIFETIME
 
 from .card_emoji import CardFaces
 from .hand_message import hand_layout, paused_layout, retired_layout, stopped_layout
 from .i18n import seat_language, speaking
 from .layouts import Layout
+from .pacing import FOLLOW_AFTER, QUIET_FOLLOW_AFTER
 
 # Hand-message edits in flight at once. Each takes a few milliseconds on an
 # idle bot, so four keep up with a thousand quiet tables.
@@ -36,14 +37,6 @@ FOLLOW_EDITS_AT_ONCE = 2
 # Edits of one message made again after answers in place overtook them, at
 # most (a player clicking away keeps the message current by their answers).
 OVERTAKEN_EDITS = 3
-# How long a waiting player's message lets the game move on before it is
-# edited, so that the moves made meanwhile cost it one edit.
-FOLLOW_AFTER = 1.0
-# A draw from the stock changes nothing a waiting player acts on but the
-# stock's count: it rides along with the mover's next move (mostly the discard
-# that ends the turn) rather than costing every waiting message an edit of its
-# own, and shows by itself after this long.
-QUIET_FOLLOW_AFTER = 5.0
 
 
 class HandMessages:

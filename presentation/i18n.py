@@ -25,7 +25,6 @@ from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
 from pathlib import Path
 
-import discord
 from babel import Locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -61,11 +60,18 @@ def _speaker_of(locale: str) -> str | None:
     return base if base in LANGUAGES else None
 
 
-# Discord's locale codes (``interaction.locale``) that name one of them.
+# Discord's locale codes, as its API documents them (``AvailableLocalesEnum``):
+# a member's app language (``interaction.locale``) is one of these. Kept as
+# words rather than read from discord.py, so that the Activity, which reads
+# its members' languages too, needs nothing of it.
+DISCORD_LOCALES = (
+    "ar", "bg", "cs", "da", "de", "el", "en-GB", "en-US", "es-419", "es-ES", "fi", "fr", "he",
+    "hi", "hr", "hu", "id", "it", "ja", "ko", "lt", "nl", "no", "pl", "pt-BR", "ro", "ru",
+    "sv-SE", "th", "tr", "uk", "vi", "zh-CN", "zh-TW",
+)
+# Those that name one of ours.
 _DISCORD_LOCALES = {
-    locale.value: spoken
-    for locale in discord.Locale
-    if (spoken := _speaker_of(locale.value)) is not None
+    locale: spoken for locale in DISCORD_LOCALES if (spoken := _speaker_of(locale)) is not None
 }
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}

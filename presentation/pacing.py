@@ -70,3 +70,13 @@ class RequestBudget:
                     future.set_result(None)
         if any(self._waiting):
             self._arm()
+
+
+# How long a waiting player's message lets the game move on before it is
+# edited, so that the moves made meanwhile cost it one edit.
+FOLLOW_AFTER = 1.0
+# A draw from the stock changes nothing a waiting player acts on but the
+# stock's count: it rides along with the mover's next move (mostly the discard
+# that ends the turn) rather than costing every waiting message an edit of its
+# own, and shows by itself after this long.
+QUIET_FOLLOW_AFTER = 5.0

@@ -28,7 +28,7 @@ from engine import (
 )
 from tables import LogLine, Seat, Table
 from tables.table import HAND_LOG_LINES
-from transport.handles import TOKEN_LIFETIME
+from transport.tokens import TOKEN_LIFETIME
 
 from .card_emoji import CardFaces
 from .house_rules import house_rule_lines
@@ -194,6 +194,16 @@ def _hand_message_open(table: Table, key: str) -> bool:
         and message.on_hand
         and time.time() - message.opened_at < TOKEN_LIFETIME
     )
+
+
+def winners_text(table: Table) -> str:
+    """Who won the match, for both doors."""
+    match = table.match
+    assert match is not None and match.outcome is not None
+    names = [table.name_of(key) for key in match.outcome.winners]
+    if len(names) == 1:
+        return "🏆 " + _("**{who}** wins the match.", who=names[0])
+    return "🏆 " + _("Shared win: {who}.", who=", ".join(f"**{n}**" for n in names))
 
 
 # --- the action log ------------------------------------------------------------------

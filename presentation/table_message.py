@@ -21,7 +21,15 @@ from .colours import SEAT_COLOURS
 from .components import Component, Controls, lobby_controls, table_controls
 from .i18n import _, n_, number
 from .layouts import MAX_TEXT, Layout, container, row, separator, text, text_length
-from .render import TEXT_CARDS, describe_meld, log_text, piles_text, rules_summary, seat_label
+from .render import (
+    TEXT_CARDS,
+    describe_meld,
+    log_text,
+    piles_text,
+    rules_summary,
+    seat_label,
+    winners_text,
+)
 
 LOBBY = 0x5865F2
 OVER = 0xF1C40F
@@ -263,15 +271,6 @@ def totals_text(table: Table) -> str:
     assert match is not None
     ranked = sorted(table.seats, key=lambda s: -match.totals.get(s.key, 0))
     return "\n".join(f"{seat_label(s)}: {number(match.totals.get(s.key, 0))}" for s in ranked)
-
-
-def winners_text(table: Table) -> str:
-    match = table.match
-    assert match is not None and match.outcome is not None
-    names = [table.name_of(key) for key in match.outcome.winners]
-    if len(names) == 1:
-        return "🏆 " + _("**{who}** wins the match.", who=names[0])
-    return "🏆 " + _("Shared win: {who}.", who=", ".join(f"**{n}**" for n in names))
 
 
 # --- no game (any more) -------------------------------------------------------------------

@@ -42,8 +42,7 @@ from .i18n import LANGUAGES, N_, _, card_text, current, n_, number
 from .labels import JOIN_LABEL, NEXT_HAND_LABEL, REMATCH_LABEL
 from .lobby_state import lobby_state
 from .page_protocol import VERSION, page_words
-from .render import LEVELS, TEXT_CARDS, log_text, rule_setting, rules_summary
-from .table_message import winners_text
+from .render import LEVELS, TEXT_CARDS, log_text, rule_setting, rules_summary, winners_text
 
 # A computer's level in a word; the chat's own words, and the expert's.
 LEVEL_WORDS = {**LEVELS, "expert": N_("expert")}

@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import Any
 
 from engine import HandView, HouseRules, Match
-from transport.handles import TOKEN_LIFETIME, InteractionHandle
+from transport.tokens import TOKEN_LIFETIME, ResumableHandle
 
 from .lock import TableLock
 from .names import shown_name
@@ -227,7 +227,7 @@ class HostPanel:
 
     def to_save(self) -> dict[str, Any] | None:
         handle = self.handle
-        if not isinstance(handle, InteractionHandle):
+        if not isinstance(handle, ResumableHandle):
             return None
         return {
             "application_id": handle.application_id,
@@ -433,7 +433,7 @@ class Table:
         saved = dict(self.saved_hand_messages)
         for key, message in self.hand_messages.items():
             handle = message.handle
-            if isinstance(handle, InteractionHandle):
+            if isinstance(handle, ResumableHandle):
                 saved[key] = {
                     "application_id": handle.application_id,
                     "token": handle.token,

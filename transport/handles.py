@@ -15,9 +15,6 @@ import discord
 from . import callbacks
 from .private import Interaction, session_of
 
-# An interaction's token lives 15 minutes; a minute's margin for a slow edit.
-TOKEN_LIFETIME = 14 * 60
-
 
 class InteractionHandle:
     """Edits the answer of an interaction, as ``Interaction.edit_original_response``."""

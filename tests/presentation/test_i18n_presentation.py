@@ -13,6 +13,7 @@ import gettext
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -259,3 +260,17 @@ def test_lobby_buttons_are_messages(pseudo: None) -> None:
     for row in [*lobby_controls(table).rows, *host_controls(table).rows]:
         for item in row:
             assert untranslated(item["label"]) == [], item["label"]
+
+
+def test_the_discord_locales_named_are_discord_pys_and_the_openapi_descriptions() -> None:
+    # Written out so the Activity reads languages without discord.py: they must
+    # stay the locales Discord sends, as both the client library and the API
+    # description list them.
+    from presentation.i18n import DISCORD_LOCALES
+
+    spec = Path(__file__).resolve().parents[2] / "fakediscord" / "spec" / "openapi.json"
+    described = json.loads(spec.read_text(encoding="utf-8"))["components"]["schemas"][
+        "AvailableLocalesEnum"]
+    documented = {choice["const"] for choice in described["oneOf"]}
+    assert set(DISCORD_LOCALES) == documented
+    assert {locale.value for locale in discord.Locale} <= documented

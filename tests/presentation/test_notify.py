@@ -13,7 +13,7 @@ from presentation.pacing import RequestBudget
 from presentation.render import dealt_dm, turn_dm
 from tables import HandMessage
 from tests.tables.helpers import playing_table
-from transport.handles import TOKEN_LIFETIME
+from transport.tokens import TOKEN_LIFETIME
 
 
 class HeldBudget(RequestBudget):

@@ -6,7 +6,8 @@ from engine import DrawStock
 from tables import HandMessage, HostPanel, Stage, Table, TableRegistry
 from tables.records import live_table
 from tables.tapes import add_move, current_tape, public_record
-from transport.handles import TOKEN_LIFETIME, InteractionHandle
+from transport.handles import InteractionHandle
+from transport.tokens import TOKEN_LIFETIME
 
 from .helpers import playing_table
 
