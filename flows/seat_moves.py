@@ -30,17 +30,16 @@ from engine import (
     RummyError,
     TakeDiscard,
 )
+from game.seat_view import Choices, SeatView
 from presentation import render
 from presentation.card_emoji import CardFaces
 from presentation.explain import explain
-from presentation.hand_message import Choices, HandLayout
 from presentation.hand_messages import HandMessages
 from presentation.i18n import LANGUAGES, N_, _, current, label_on, language_for, speaking, use
 from presentation.labels import NEXT_HAND_LABEL
 from presentation.layouts import Layout
 from presentation.notify import Notifier
 from presentation.refresh import TableRefresher
-from presentation.render import TEXT_CARDS
 from presentation.table_message import result_layout
 from tables import Refusal, Seat, Stage, Table, TableWork
 
@@ -303,11 +302,12 @@ class SeatMoves:
                     cards=tuple(card.code for card in cards_of(advice)))
 
     def why_not(self, table: Table, ask: Ask) -> Done:
-        """Why the picked cards make no move: the hand message's line under its
-        dim buttons, word for word."""
+        """Why the picked cards make no move: the seat view's words, which the
+        hand message shows under its dim buttons."""
         seat = on_turn(table, ask)
         cards = picked(table, seat, ask.cards)
-        return Done(note=HandLayout(table, seat.key, TEXT_CARDS).why_not(cards) or "")
+        refused = SeatView.of(table, seat.key).why_not(cards)
+        return Done(note="" if refused is None else explain(refused))
 
     def sort(self, table: Table, ask: Ask) -> Done:
         """Sort the asker's hand by suit, or by rank again."""

@@ -28,13 +28,14 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cogs", "web"),  # slash commands and component ids; the Activity's HTTP -> flows
     ("flows",),  # what happens on a click, a command or a timer
     ("presentation",),  # Discord output, never a state change
+    ("game",),  # what a seat may see and do, as data both doors draw: no door's words
     ("tables",),  # table state, locks, the unit of work
     ("transport",),  # discord.py's private parts
     ("engine", "db"),  # pure rules; storage
 )
 NOT_PRODUCT = {"tests", ".venv", ".ci-venv", ".git"}
 PURE = {"engine": {"discord", "asyncio", "aiosqlite", "sqlite3", "aiohttp", "socket"}}
-NO_DISCORD = ("engine", "db")
+NO_DISCORD = ("game", "engine", "db")
 
 # No file a reader has to scroll through, no function that does not fit on a
 # screen: past these, a module or function is split by concern.
