@@ -302,8 +302,8 @@ class SeatMoves:
                     cards=tuple(card.code for card in cards_of(advice)))
 
     def why_not(self, table: Table, ask: Ask) -> Done:
-        """Why the picked cards make no move: the seat view's words, which the
-        hand message shows under its dim buttons."""
+        """Why the picked cards make no move (``SeatView.why_not``), as the hand
+        message says it under its dim buttons."""
         seat = on_turn(table, ask)
         cards = picked(table, seat, ask.cards)
         refused = SeatView.of(table, seat.key).why_not(cards)

@@ -35,7 +35,7 @@ from .i18n import LANGUAGES, N_, _, card_text, label_on, n_, number
 from .labels import REMATCH_LABEL
 from .layouts import Layout, container, row, section, separator, text
 from .render import EVENT_LINES, log_text, piles_text
-from .seat_words import turn_sentences, waiting_text
+from .seat_words import headline, turn_sentences, waiting_text
 
 # Accent colours of the message: your move; someone else's; the hand is over.
 YOUR_TURN = 0x3BA55C
@@ -327,23 +327,6 @@ class HandLayout:
 
     def headline(self, outcome: HandOutcome) -> str:
         return headline(outcome, self.names, self.key)
-
-
-def headline(outcome: HandOutcome, names: Mapping[str, str], reader: str | None) -> str:
-    """Who went out (and how), in a sentence, to ``reader`` (None: a watcher)."""
-    if outcome.went_out is None:
-        if len(outcome.winners) > 1:
-            return _("Nobody went out: the lowest count in hand wins (a tie: the winners "
-                     "share the points, rounded down).")
-        return _("Nobody went out: the lowest count in hand wins.")
-    if outcome.went_out == reader:
-        if outcome.rummy:
-            return _("**You** went out with **rummy**.")
-        return _("**You** went out.")
-    who = names.get(outcome.went_out)
-    if outcome.rummy:
-        return _("**{who}** went out with **rummy**.", who=who)
-    return _("**{who}** went out.", who=who)
 
 
 # A person's own choices, as the settings panel names them.

@@ -1,4 +1,5 @@
-"""A seat's status (``game.seat_view.Status``) in words, as both doors say it.
+"""A seat's status (``game.seat_view.Status``) and a hand's end in words, as
+both doors say them.
 
 Each door writes the cards its own way (the chat as emoji faces, the Activity
 as text) and adds its own marks around the sentences; the sentences are one,
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from engine import Card, Phase
+from engine import Card, HandOutcome, Phase
 from game.seat_view import Status
 
 from .i18n import _
@@ -40,3 +41,20 @@ def turn_sentences(status: Status, card: Callable[[Card], str]) -> list[str]:
     if status.may_not_discard is not None:
         said.append(_("It may not go straight back on the pile."))
     return said
+
+
+def headline(outcome: HandOutcome, names: Mapping[str, str], reader: str | None) -> str:
+    """Who went out (and how), in a sentence, to ``reader`` (None: a watcher)."""
+    if outcome.went_out is None:
+        if len(outcome.winners) > 1:
+            return _("Nobody went out: the lowest count in hand wins (a tie: the winners "
+                     "share the points, rounded down).")
+        return _("Nobody went out: the lowest count in hand wins.")
+    if outcome.went_out == reader:
+        if outcome.rummy:
+            return _("**You** went out with **rummy**.")
+        return _("**You** went out.")
+    who = names.get(outcome.went_out)
+    if outcome.rummy:
+        return _("**{who}** went out with **rummy**.", who=who)
+    return _("**{who}** went out.", who=who)

@@ -26,13 +26,12 @@ from tables.names import plain_name
 
 from .chart_layout import running_totals
 from .colours import SEAT_COLOURS
-from .hand_message import headline
 from .i18n import LANGUAGES, N_, _, card_text, current, n_, number
 from .labels import JOIN_LABEL, NEXT_HAND_LABEL, REMATCH_LABEL
 from .lobby_state import lobby_state
 from .page_protocol import VERSION, page_words
 from .render import LEVELS, log_text, rule_setting, rules_summary
-from .seat_words import turn_sentences, waiting_text
+from .seat_words import headline, turn_sentences, waiting_text
 from .table_message import winners_text
 
 # A computer's level in a word; the chat's own words, and the expert's.
