@@ -25,6 +25,7 @@ COPY cogs ./cogs
 COPY web ./web
 COPY flows ./flows
 COPY presentation ./presentation
+COPY game ./game
 COPY tables ./tables
 COPY transport ./transport
 COPY engine ./engine

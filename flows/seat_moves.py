@@ -31,12 +31,11 @@ from engine import (
 )
 from game.events import Dealt, Moved, TableEvents
 from game.gate import seat_at
+from game.seat_view import Choices, SeatView
 from presentation import render
 from presentation.explain import explain
-from presentation.hand_message import Choices, HandLayout
 from presentation.i18n import LANGUAGES, N_, _, current, label_on, language_for, use
 from presentation.labels import NEXT_HAND_LABEL
-from presentation.render import TEXT_CARDS
 from tables import Refusal, Seat, Stage, Table, TableWork
 
 from .automation import cards_of
@@ -267,11 +266,12 @@ class SeatMoves:
                     cards=tuple(card.code for card in cards_of(advice)))
 
     def why_not(self, table: Table, ask: Ask) -> Done:
-        """Why the picked cards make no move: the hand message's line under its
-        dim buttons, word for word."""
+        """Why the picked cards make no move (``SeatView.why_not``), as the hand
+        message says it under its dim buttons."""
         seat = on_turn(table, ask)
         cards = picked(table, seat, ask.cards)
-        return Done(note=HandLayout(table, seat.key, TEXT_CARDS).why_not(cards) or "")
+        refused = SeatView.of(table, seat.key).why_not(cards)
+        return Done(note="" if refused is None else explain(refused))
 
     def sort(self, table: Table, ask: Ask) -> Done:
         """Sort the asker's hand by suit, or by rank again."""

@@ -13,23 +13,19 @@ one card that may go), so a plain turn is three clicks: Draw, a card, Discard.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 import discord
 
 from engine import (
     Card,
-    Discard,
     HandOutcome,
-    HandView,
     Hints,
-    LayOff,
-    MeldCards,
     Phase,
     TakeDiscard,
     sort_by_rank,
-    sort_by_suit,
 )
+from game.seat_view import SeatView, Since, sorted_hand
+from game.seat_words import headline, turn_sentences, waiting_text
 from tables import Table
 
 from . import actions
@@ -46,42 +42,9 @@ YOUR_TURN = 0x3BA55C
 WAITING = 0x4F545C
 OVER = 0xF1C40F
 CARDS_PER_ROW = 5
-# Lines of "since your last turn" shown.
-SINCE_LINES = 8
-# A selection fits at most this many melds at once (a set of its rank and runs
-# of its suit at either end); each gets its own Lay off button.
-MAX_LAY_OFF_BUTTONS = 3
 DRAW_STOCK_LINE = EVENT_LINES["draw_stock"]
 # Beside the face of the card just drawn (or taken): words in no language.
 JUST_DRAWN = "🆕"
-
-
-def sorted_hand(cards: Sequence[Card], mode: str) -> list[Card]:
-    return sort_by_suit(cards) if mode == "suit" else sort_by_rank(cards)
-
-
-@dataclass(frozen=True)
-class Choices:
-    """What the selected cards can do now, as the engine's own legal actions."""
-
-    meld: MeldCards | None
-    lay_offs: tuple[LayOff, ...]
-    discard: Discard | None
-
-    @classmethod
-    def of(cls, view: HandView, selected: Sequence[Card]) -> Choices:
-        chosen = frozenset(selected)
-        meld: MeldCards | None = None
-        lay_offs: list[LayOff] = []
-        discard: Discard | None = None
-        for action in view.legal:
-            if isinstance(action, MeldCards) and frozenset(action.cards) == chosen:
-                meld = action
-            elif isinstance(action, LayOff) and frozenset(action.cards) == chosen:
-                lay_offs.append(action)
-            elif isinstance(action, Discard) and len(selected) == 1 and action.card in chosen:
-                discard = action
-        return cls(meld, tuple(lay_offs[:MAX_LAY_OFF_BUTTONS]), discard)
 
 
 def _lit(style: discord.ButtonStyle, playable: bool) -> int:
@@ -118,7 +81,8 @@ class HandLayout:
         self.key = key
         self.faces = faces
         self.four_colour = four_colour
-        self.view = table.view_of(key)
+        self.seat_view = SeatView.of(table, key)
+        self.view = self.seat_view.view
         self.names = table.names()
         self.scope = actions.table_scope(table.channel_id, table.game_id)
         self.hand_number = table.hand_number
@@ -179,38 +143,14 @@ class HandLayout:
         count = n_("{n} card", "{n} cards", len(self.view.hand))
         return "### " + _("Your hand · {count}", count=count)
 
-    def status(self, *, with_deadline: bool = True) -> str:
-        """Whose turn it is and what to do; ``with_deadline``: with the time left
-        as Discord counts it down (the Activity draws its own clock)."""
-        view = self.view
-        if view.turn != self.key:
-            who = self.names.get(view.turn or "", "") or _("someone")
-            return "⏳ " + _("Waiting for **{who}** to play.", who=who)
-        deadline = self.table.turn_deadline
-        said: list[str] = []
-        if view.phase is Phase.DRAW:
-            top = view.discard_top
-            if top is not None:
-                said.append(_("**Your turn**: draw from the stock or take {card}.",
-                              card=self.card(top)))
-            else:
-                said.append(_("**Your turn**: draw from the stock."))
-        else:
-            fresh = self.table.fresh_cards.get(self.key)
-            card = None if fresh is None else Card.parse(fresh)
-            if card is None:
-                said.append(_("**Your turn**: Pick cards to meld or lay off, then one to "
-                              "discard."))
-            elif card == view.may_not_discard:
-                said.append(_("**Your turn**: You took {card}. Pick cards to meld or lay off, "
-                              "then one to discard.", card=self.card(card)))
-            else:
-                said.append(_("**Your turn**: You drew {card}. Pick cards to meld or lay off, "
-                              "then one to discard.", card=self.card(card)))
-            if view.may_not_discard is not None:
-                said.append(_("It may not go straight back on the pile."))
-        if deadline is not None and with_deadline:
-            said.append(_("Time runs out {when}.", when=f"<t:{int(deadline)}:R>"))
+    def status(self) -> str:
+        """Whose turn it is and what to do, and the time left as Discord counts it down."""
+        status = self.seat_view.status()
+        if not status.mine:
+            return "⏳ " + waiting_text(status, self.names)
+        said = turn_sentences(status, self.card)
+        if status.deadline is not None:
+            said.append(_("Time runs out {when}.", when=f"<t:{int(status.deadline)}:R>"))
         return "🟢 " + " ".join(said)
 
     def piles(self) -> str:
@@ -236,26 +176,13 @@ class HandLayout:
         return ", ".join(seen)
 
     def since_last_turn(self) -> str:
-        """The others' moves since this player's last move, newest last; during
-        their own turn, those between their previous turn and this one."""
-        entries = list(self.table.hand_log)
-        end = len(entries)
-        if self.view.turn == self.key:
-            while end and entries[end - 1][0] == self.key:
-                end -= 1  # this turn's own moves
-        start = end
-        while start and entries[start - 1][0] != self.key:
-            start -= 1
-        window = entries[start:end]
-        if all(by is None for by, _line in window):
-            return ""  # the deal alone: nobody has moved yet
-        # Every draw from the stock is listed (the card unnamed), as the table
-        # and the Activity list them: whether a player drew blind or took the
-        # discard is what the others play on. The newest lines alone keep a
-        # round of six players within a phone screen.
-        lines = [log_text(line) for _by, line in window][-SINCE_LINES:]
-        heading = _("**Since your last turn**") if start else _("**So far this hand**")
-        return heading + "\n" + "\n".join(f"-# {line}" for line in lines)
+        """The others' latest moves (``SeatView.since``), each a small line."""
+        since = self.seat_view.since()
+        if not since:
+            return ""
+        heading = (_("**Since your last turn**") if since.since is Since.LAST_TURN
+                   else _("**So far this hand**"))
+        return heading + "\n" + "\n".join(f"-# {log_text(line)}" for line in since.lines)
 
     # --- the controls -----------------------------------------------------------------
     def card_rows(self, hand: Sequence[Card], selected: set[str]) -> list[Component | None]:
@@ -302,7 +229,7 @@ class HandLayout:
                     disabled=TakeDiscard() not in legal,
                 ),
             ]
-        choices = Choices.of(view, selected)
+        choices = self.seat_view.choices(selected)
         moves = [
             button(
                 actions.MELD.id(self.scope, arg),
@@ -341,25 +268,8 @@ class HandLayout:
         return moves
 
     def why_not(self, selected: Sequence[Card]) -> str | None:
-        """Why the picked cards cannot be played, in the engine's own words,
-        where the pick leaves a move dim: a meld that is none, a card that may
-        not be discarded, two cards that fit nothing."""
-        if not selected:
-            return None
-        choices = Choices.of(self.view, selected)
-        if choices.lay_offs:
-            return None
-        match = self.table.match
-        assert match is not None
-        if len(selected) >= 3 and choices.meld is None:
-            refused = match.hand.why_not(self.key, MeldCards(tuple(selected)))
-        elif len(selected) == 1 and choices.discard is None:
-            refused = match.hand.why_not(self.key, Discard(selected[0]))
-        elif len(selected) == 2:
-            return _("Two cards are no meld, and fit none on the table: pick a third, "
-                     "or one card to discard.")
-        else:
-            return None
+        """The line under dim moves: ``SeatView.why_not`` in the reader's language."""
+        refused = self.seat_view.why_not(selected)
         return None if refused is None else explain(refused)
 
     def tools(self, mode: str) -> list[Component]:
@@ -417,23 +327,6 @@ class HandLayout:
 
     def headline(self, outcome: HandOutcome) -> str:
         return headline(outcome, self.names, self.key)
-
-
-def headline(outcome: HandOutcome, names: Mapping[str, str], reader: str | None) -> str:
-    """Who went out (and how), in a sentence, to ``reader`` (None: a watcher)."""
-    if outcome.went_out is None:
-        if len(outcome.winners) > 1:
-            return _("Nobody went out: the lowest count in hand wins (a tie: the winners "
-                     "share the points, rounded down).")
-        return _("Nobody went out: the lowest count in hand wins.")
-    if outcome.went_out == reader:
-        if outcome.rummy:
-            return _("**You** went out with **rummy**.")
-        return _("**You** went out.")
-    who = names.get(outcome.went_out)
-    if outcome.rummy:
-        return _("**{who}** went out with **rummy**.", who=who)
-    return _("**{who}** went out.", who=who)
 
 
 # A person's own choices, as the settings panel names them.

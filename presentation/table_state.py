@@ -17,32 +17,21 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from engine import (
-    Card,
-    Discard,
-    DrawStock,
-    HandOutcome,
-    HandView,
-    Hints,
-    LayOff,
-    MeldCards,
-    Phase,
-    TakeDiscard,
-    sort_by_rank,
-)
+from engine import Card, HandOutcome, HandView, Hints, Phase, sort_by_rank
 from engine.cards import RANK_NAMES
 from engine.rules import RummyBonus
+from game.seat_view import Legal, SeatView, Status, sorted_hand
+from game.seat_words import headline, turn_sentences, waiting_text
 from tables import Seat, Stage, Table
 from tables.names import plain_name
 
 from .chart_layout import running_totals
 from .colours import SEAT_COLOURS
-from .hand_message import SINCE_LINES, HandLayout, headline, sorted_hand
 from .i18n import LANGUAGES, N_, _, card_text, current, n_, number
 from .labels import JOIN_LABEL, NEXT_HAND_LABEL, REMATCH_LABEL
 from .lobby_state import lobby_state
 from .page_protocol import VERSION, page_words
-from .render import LEVELS, TEXT_CARDS, log_text, rule_setting, rules_summary, winners_text
+from .render import LEVELS, log_text, rule_setting, rules_summary, winners_text
 
 # A computer's level in a word; the chat's own words, and the expert's.
 LEVEL_WORDS = {**LEVELS, "expert": N_("expert")}
@@ -84,29 +73,16 @@ def _seats(table: Table, view: HandView | None, viewer: str | None) -> list[dict
     return seats
 
 
-def _legal(view: HandView) -> dict[str, Any]:
+def _legal(legal: Legal) -> dict[str, Any]:
     """The viewer's legal moves now, as card codes: what the page may light."""
-    melds: list[list[str]] = []
-    lay_offs: list[dict[str, Any]] = []
-    discards: list[str] = []
-    seen: set[frozenset[Card]] = set()
-    for action in view.legal:
-        if isinstance(action, MeldCards):
-            key = frozenset(action.cards)
-            if key not in seen:
-                seen.add(key)
-                melds.append(_codes(action.cards))
-        elif isinstance(action, LayOff):
-            # The meld's number, from 1, as the page shows it and names it back.
-            lay_offs.append({"cards": _codes(action.cards), "meld": action.meld + 1})
-        elif isinstance(action, Discard):
-            discards.append(action.card.code)
     return {
-        "draw": DrawStock() in view.legal,
-        "take": TakeDiscard() in view.legal,
-        "melds": melds,
-        "lay_offs": lay_offs,
-        "discards": discards,
+        "draw": legal.draw,
+        "take": legal.take,
+        "melds": [_codes(meld.cards) for meld in legal.melds],
+        # The meld's number, from 1, as the page shows it and names it back.
+        "lay_offs": [{"cards": _codes(lay_off.cards), "meld": lay_off.meld + 1}
+                     for lay_off in legal.lay_offs],
+        "discards": [discard.card.code for discard in legal.discards],
     }
 
 
@@ -152,24 +128,9 @@ def _labels(view: HandView | None, mode: str) -> dict[str, str]:
     }
 
 
-def _since(table: Table, key: str | None, turn: str | None) -> list[str]:
-    """The latest moves (a watcher: the latest of the hand); a player: the
-    others' since their last move, as the hand message has them, draws from the
-    stock included (without the card), as the table lists them."""
-    entries = list(table.hand_log)
-    if key is None:
-        return [log_text(line) for _by, line in entries[-SINCE_LINES:]]
-    end = len(entries)
-    if turn == key:
-        while end and entries[end - 1][0] == key:
-            end -= 1  # this turn's own moves
-    start = end
-    while start and entries[start - 1][0] != key:
-        start -= 1
-    window = entries[start:end]
-    if all(by is None for by, _line in window):
-        return []  # the deal alone: nobody has moved yet
-    return [log_text(line) for _by, line in window][-SINCE_LINES:]
+def _since(seat: SeatView) -> list[str]:
+    """The latest moves (``SeatView.since``), as plain lines."""
+    return [log_text(line) for line in seat.since().lines]
 
 
 def _outcome(table: Table, outcome: HandOutcome, viewer: str | None) -> dict[str, Any]:
@@ -246,11 +207,12 @@ def match_line(table: Table) -> str:
     return f"{heading} · {rule_setting('target', rules.target)}"
 
 
-def _status(table: Table, view: HandView, hand: HandLayout | None) -> str:
-    if hand is None:
-        who = table.name_of(view.turn) if view.turn else _("someone")
-        return _("Waiting for **{who}** to play.", who=who)
-    return hand.status(with_deadline=False).lstrip("🟢⏳ ")
+def _status(table: Table, status: Status) -> str:
+    """Whose turn it is and what to do, in the chat's words; the page draws
+    its own clock, so the time left is not said."""
+    if not status.mine:
+        return waiting_text(status, table.names())
+    return " ".join(turn_sentences(status, card_text))
 
 
 # Why a table left play, when nothing recorded it (a channel the bot lost).
@@ -313,9 +275,8 @@ def table_state(table: Table | None, viewer: Seat | None, user_id: int | None = 
         if table.stage is Stage.LOBBY:
             state["lobby"] = lobby_state(table, viewer, user_id, earlier)
         return state
-    view = table.view_of(key) if key is not None else match.hand.view_for(None)
-    # The hand message's own wording of the status and the latest moves.
-    hand = HandLayout(table, key, TEXT_CARDS) if key is not None else None
+    seat = SeatView.of(table, key)
+    view = seat.view
     deadline = table.turn_deadline
     state.update(
         {
@@ -339,10 +300,10 @@ def table_state(table: Table | None, viewer: Seat | None, user_id: int | None = 
             ],
             "hand": _codes(sorted_hand(view.hand, mode)),
             "fresh": table.fresh_cards.get(key) if key is not None else None,
-            "status": _status(table, view, hand),
-            "since": _since(table, key, view.turn),
+            "status": _status(table, seat.status()),
+            "since": _since(seat),
             "hints": table.rules.hints is Hints.ON and key is not None and view.turn == key,
-            "legal": _legal(view) if key is not None and view.turn == key else None,
+            "legal": _legal(seat.legal) if seat.my_turn else None,
             "outcome": None if view.outcome is None else _outcome(table, view.outcome, key),
         }
     )

@@ -35,7 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 )
 NOT_PRODUCT = {"tests", ".venv", ".ci-venv", ".git"}
 PURE = {"engine": {"discord", "asyncio", "aiosqlite", "sqlite3", "aiohttp", "socket"}}
-NO_DISCORD = ("engine", "db")
+NO_DISCORD = ("game", "presentation", "tables", "engine", "db")
 
 # No file a reader has to scroll through, no function that does not fit on a
 # screen: past these, a module or function is split by concern.

@@ -3,7 +3,9 @@
 The page says hello with its session, then sends intents numbered by ``seq``.
 It gets its full picture at once, again after each of its intents, and
 whenever the table changes by any door (coalesced: a page that is slow to
-read gets the latest picture, never a queue of old ones). An intent whose
+read gets the latest picture, never a queue of old ones). The change its own
+intent made reaches it once, after the intent's answer: the picture that
+follows the answer is the one the change's push would have sent. An intent whose
 ``seq`` the session has already seen is not played again: a page that lost
 its connection sends its last intent again and learns what became of it.
 
@@ -48,6 +50,7 @@ from presentation.page_protocol import (
     Answer,
     Intent,
     answer_frame,
+    changes_table,
 )
 
 from .limits import Bucket
@@ -139,6 +142,9 @@ class Participant:
         self._token = ""  # the session as the page sent it, to say hello onwards
         self._changed = asyncio.Event()
         self._lock = asyncio.Lock()  # one intent at a time, in order
+        # Held while a picture is sent on purpose (the first, an answer's): a push
+        # woken meanwhile waits, and sends nothing if that picture was the latest.
+        self._answering = asyncio.Lock()
 
     @property
     def user_id(self) -> int:
@@ -177,7 +183,8 @@ class Participant:
         self.reactions.listen(channel, self._tell)
         pusher = asyncio.create_task(self._push_changes())
         try:
-            await self._send_state()
+            async with self._answering:
+                await self._send_state()
             await self._read_intents()
         except _Closing as closing:
             await self.end(closing.code, closing.reason)
@@ -294,15 +301,30 @@ class Participant:
             async with self._lock:
                 if not self.seen.fresh(session, seq):
                     # Sent again after a reconnect: it was played (or refused) once.
-                    await self._send({"type": DUPLICATE, "seq": seq})
-                    await self._send_state()
+                    async with self._answering:
+                        await self._send({"type": DUPLICATE, "seq": seq})
+                        await self._send_state()
                     continue
                 if not await self._in_instance(session, MOVE_FRESH):
                     raise _Closing(NOT_IN_INSTANCE, "you are not in this activity")
                 self.seen.played(session, seq)
+                await self._play(session, intent, seq)
+
+    async def _play(self, session: Session, intent: Intent, seq: int) -> None:
+        if changes_table(intent.op):
+            # The change is saved (and its push woken) before the answer is
+            # made: the push waits for the answer, whose picture shows it.
+            async with self._answering:
                 answer = await self.door.act(session.user_id, session.channel_id,
                                              session.guild_id, intent, name=session.name)
                 await self._answer(answer, seq)
+            return
+        # A look changes nothing: the others' moves go on reaching the page
+        # while it is worked out (a hint waits on the expert's thinking).
+        answer = await self.door.act(session.user_id, session.channel_id,
+                                     session.guild_id, intent, name=session.name)
+        async with self._answering:
+            await self._answer(answer, seq)
 
     async def _relay(self, peer: str) -> None:
         """Carry the page to the process serving its server (``web.relay``):
@@ -391,11 +413,13 @@ class Participant:
     async def _push_changes(self) -> None:
         while not self.ws.closed:
             await self._changed.wait()
-            self._changed.clear()
-            try:
-                await self._send_state()
-            except ConnectionError:
-                return
+            async with self._answering:
+                if not self._changed.is_set():
+                    continue  # the picture sent meanwhile shows the change
+                try:
+                    await self._send_state()
+                except ConnectionError:
+                    return
 
     async def _send_state(self) -> None:
         session = self.session

@@ -401,6 +401,40 @@ async def test_a_pick_that_makes_no_move_is_explained_in_the_players_words(
     assert sum(1 for f in page.frames if f["type"] == "state") == states_before
 
 
+async def test_a_move_reaches_its_asker_once_after_its_answer(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    _bot, _first, page = await first_player_page(server, launch, pages)
+    sent_at = len(page.frames)
+    assert (await page.send("draw"))["type"] == "done"
+    # A look asked next is answered after anything the draw's save pushed.
+    assert (await page.send("log"))["type"] == "log"
+    frames = page.frames[sent_at:]
+    assert [frame["type"] for frame in frames] == ["done", "state", "log"]
+    assert frames[1]["phase"] == "play" and len(frames[1]["hand"]) == 11
+
+
+async def test_a_sort_and_a_refusal_are_each_followed_by_one_picture(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    first, second = await heads_up(server, bot)
+    page = await open_page(bot, server, first.actor, pages)
+    waiting = await open_page(bot, server, second.actor, pages)
+    sent_at = len(page.frames)
+    # A sort saves nothing and leaves the table's position as it was: its
+    # answer alone carries the hand in its new order.
+    assert (await page.send("sort"))["type"] == "done"
+    assert (await page.send("log"))["type"] == "log"
+    frames = page.frames[sent_at:]
+    assert [frame["type"] for frame in frames] == ["done", "state", "log"]
+    assert frames[1]["labels"]["sort"] == "Sort by rank"
+    sent_at = len(waiting.frames)
+    assert (await waiting.send("draw"))["type"] == "refused"
+    assert (await waiting.send("log"))["type"] == "log"
+    assert [frame["type"] for frame in waiting.frames[sent_at:]] == ["refused", "state", "log"]
+
+
 async def test_a_connection_dropped_mid_turn_resyncs_and_plays_its_move_once(
     server: Server, launch: LaunchBot, pages: list[Participant]
 ) -> None:
