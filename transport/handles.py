@@ -14,12 +14,13 @@ import discord
 
 from . import callbacks
 from .private import Interaction, session_of
+from .tokens import ResumableHandle
 
 
-class InteractionHandle:
+class InteractionHandle(ResumableHandle):
     """Edits the answer of an interaction, as ``Interaction.edit_original_response``."""
 
-    __slots__ = ("application_id", "session", "token")
+    __slots__ = ("session",)
 
     def __init__(self, interaction: Interaction) -> None:
         self.session: aiohttp.ClientSession = session_of(interaction)

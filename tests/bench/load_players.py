@@ -326,6 +326,8 @@ class LoadPlayer:
         if view is None or not _is_hand_view(view):
             return
         cards = parse_cards(list(_controls(view).picks))
+        if not cards:
+            return  # nothing left to discard: the melds went out (or the view shows no picks)
         highest = max(cards, key=lambda c: (hand_points([c], RULES), c.rank))
         if await self.choose([str(highest)]) is not None:
             view = self.view()
