@@ -272,12 +272,12 @@ emojis' rules), ``oauth`` (OAuth2 codes and tokens), ``actors``,
 (the load benchmark).
 """
 
-from .actors import Actor, Reply
+from .core.actors import Actor, Reply
+from .core.rest.faults import Fault
+from .core.rest.traffic import RecordedRequest
+from .core.server import FakeDiscord
+from .core.world import AppEmoji, Channel, Guild, Interaction, Message, Role, User
 from .harness import BotRunner, point_discord_at, run_client
-from .rest.faults import Fault
-from .rest.traffic import RecordedRequest
-from .server import FakeDiscord
-from .world import AppEmoji, Channel, Guild, Interaction, Message, Role, User
 
 __all__ = [
     "Actor", "AppEmoji", "BotRunner", "Channel", "FakeDiscord", "Fault", "Guild", "Interaction",

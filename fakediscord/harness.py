@@ -21,7 +21,7 @@ import discord.gateway
 import discord.http
 import yarl
 
-from .server import FakeDiscord
+from .core.server import FakeDiscord
 
 GUILD_READY_TIMEOUT = 0.05
 

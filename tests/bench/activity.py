@@ -37,9 +37,9 @@ from typing import Any
 
 import aiohttp
 
-from fakediscord.actors import Actor
-from fakediscord.server import FakeDiscord
-from fakediscord.world import Channel
+from fakediscord.core.actors import Actor
+from fakediscord.core.server import FakeDiscord
+from fakediscord.core.world import Channel
 
 from .load import LoadOptions, LoadTable, Scene, _run_table, make_emulator, probe
 from .load_players import LoadPlayer

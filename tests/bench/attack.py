@@ -56,8 +56,8 @@ from pathlib import Path
 
 import aiohttp
 
-from fakediscord.server import FakeDiscord
-from fakediscord.world import Interaction
+from fakediscord.core.server import FakeDiscord
+from fakediscord.core.world import Interaction
 
 from . import attack_relay, attack_signin
 from .activity import Page, free_port, start_heads_up

@@ -51,9 +51,9 @@ from typing import Any
 
 import aiohttp
 
-from fakediscord.actors import Actor
-from fakediscord.server import FakeDiscord
-from fakediscord.world import Channel, Guild
+from fakediscord.core.actors import Actor
+from fakediscord.core.server import FakeDiscord
+from fakediscord.core.world import Channel, Guild
 from presentation.page_protocol import CLOSE_CODES
 from tests.bot.harness import TablePlayer
 from tests.bot.test_standby import deal_and_draw, until_logged

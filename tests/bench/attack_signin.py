@@ -50,9 +50,9 @@ from pathlib import Path
 
 import aiohttp
 
-from fakediscord.actors import Actor
-from fakediscord.server import FakeDiscord
-from fakediscord.world import Channel
+from fakediscord.core.actors import Actor
+from fakediscord.core.server import FakeDiscord
+from fakediscord.core.world import Channel
 
 from .activity import free_port
 from .load import LoadOptions, Scene, make_emulator, probe

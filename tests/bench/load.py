@@ -51,10 +51,10 @@ from pathlib import Path
 
 import uvloop
 
-from fakediscord.actors import Actor
-from fakediscord.rest.ratelimits import RateLimits
-from fakediscord.server import FakeDiscord
-from fakediscord.world import Channel, Guild, Interaction
+from fakediscord.core.actors import Actor
+from fakediscord.core.rest.ratelimits import RateLimits
+from fakediscord.core.server import FakeDiscord
+from fakediscord.core.world import Channel, Guild, Interaction
 
 from .load_players import LoadPlayer, PlayerCounts, public_table
 from .load_process import BotProcess

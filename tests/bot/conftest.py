@@ -13,7 +13,7 @@ import pytest
 
 from bot import RummyBot, Settings
 from fakediscord import Actor, BotRunner, FakeDiscord
-from fakediscord.world import Channel, Guild
+from fakediscord.core.world import Channel, Guild
 from flows.config import GameConfig
 from tests.conftest import StartBot
 

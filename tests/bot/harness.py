@@ -17,8 +17,8 @@ from bot import RummyBot
 from engine import Card, Hand, Match, RummyError, fits_meld, full_deck, hand_points, parse_cards
 from engine.melds import meld_options
 from fakediscord import Actor, FakeDiscord
-from fakediscord.actors import Reply
-from fakediscord.world import Channel, Message
+from fakediscord.core.actors import Reply
+from fakediscord.core.world import Channel, Message
 from presentation.actions import (
     DISCARD,
     DRAW,

@@ -13,7 +13,7 @@ from pathlib import Path
 import aiohttp
 
 from db import Database
-from fakediscord.world import Channel
+from fakediscord.core.world import Channel
 from tests.bench.load_players import LoadPlayer, public_table
 from tests.bench.load_process import BotProcess
 from tests.postgres_server import PostgresServer
