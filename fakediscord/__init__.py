@@ -274,8 +274,8 @@ emojis' rules), ``oauth`` (OAuth2 codes and tokens), ``actors``,
 
 from .core.actors import Actor, Reply
 from .core.rest.faults import Fault
-from .core.rest.traffic import RecordedRequest
 from .core.server import FakeDiscord
+from .core.traffic import RecordedRequest
 from .core.world import AppEmoji, Channel, Guild, Interaction, Message, Role, User
 from .harness import BotRunner, point_discord_at, run_client
 

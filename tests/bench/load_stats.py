@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from fakediscord.core.rest.traffic import RecordedRequest
+from fakediscord.core.traffic import RecordedRequest
 from fakediscord.core.world import Interaction, World
 
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"

@@ -19,7 +19,7 @@ import pytest
 from aiohttp import web
 
 from fakediscord import FakeDiscord
-from fakediscord.core.rest.traffic import RecordedRequest
+from fakediscord.core.traffic import RecordedRequest
 from tests.bench.load_process import BotProcess
 
 from .conftest import Server

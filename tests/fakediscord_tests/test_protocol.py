@@ -14,7 +14,7 @@ import pytest
 
 from fakediscord import FakeDiscord, point_discord_at, run_client
 from fakediscord.core.gateway import HEARTBEAT_ROUND_TRIP
-from fakediscord.core.rest.traffic import ENV_VAR
+from fakediscord.core.traffic import ENV_VAR
 from tests.conftest import StartBot
 
 from .conftest import Scene
