@@ -58,9 +58,10 @@ import aiohttp
 
 from fakediscord.core.server import FakeDiscord
 from fakediscord.core.world import Interaction
+from tests.ports import free_port
 
 from . import attack_relay, attack_signin
-from .activity import Page, free_port, start_heads_up
+from .activity import Page, start_heads_up
 from .load import LoadOptions, LoadTable, Scene, _run_table, make_emulator, probe
 from .load_players import LoadPlayer
 from .load_process import BotProcess

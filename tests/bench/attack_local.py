@@ -43,7 +43,8 @@ from typing import Any
 
 import aiohttp
 
-from tests.local.conftest import ROOT, LocalBot, free_port
+from tests.local.conftest import ROOT, LocalBot
+from tests.ports import free_port
 
 STEP_TIMEOUT = 30.0
 BUTTON = re.compile(r'<button type="button" class="(?P<classes>[^"]*)" '

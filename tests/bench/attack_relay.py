@@ -57,9 +57,9 @@ from fakediscord.core.world import Channel, Guild
 from presentation.page_protocol import CLOSE_CODES
 from tests.bot.harness import TablePlayer
 from tests.bot.test_standby import deal_and_draw, until_logged
+from tests.ports import free_port
 from tests.postgres_server import PostgresServer
 
-from .activity import free_port
 from .load import LoadOptions, make_emulator
 from .load_process import ANSI, BotProcess
 

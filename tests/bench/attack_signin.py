@@ -53,8 +53,8 @@ import aiohttp
 from fakediscord.core.actors import Actor
 from fakediscord.core.server import FakeDiscord
 from fakediscord.core.world import Channel
+from tests.ports import free_port
 
-from .activity import free_port
 from .load import LoadOptions, Scene, make_emulator, probe
 from .load_process import BotProcess
 

@@ -31,7 +31,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from bot import local_environment
 from fakediscord.local import LocalPlay
-from tests.local.conftest import LocalBot, chromium_path, free_port
+from tests.local.conftest import LocalBot, chromium_path
 from tests.local.test_local_play import (
     DRAWN_CARD,
     host_panel,
@@ -40,6 +40,7 @@ from tests.local.test_local_play import (
     press,
     slash,
 )
+from tests.ports import free_port
 
 from .load_process import CLOCK_TICKS, BotProcess
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import random
 import signal
-import socket
 from pathlib import Path
 
 import aiohttp
@@ -16,6 +15,7 @@ from db import Database
 from fakediscord.core.world import Channel
 from tests.bench.load_players import LoadPlayer, public_table
 from tests.bench.load_process import BotProcess
+from tests.ports import free_port
 from tests.postgres_server import PostgresServer
 
 from .conftest import Server
@@ -41,11 +41,6 @@ def tables_on_shards(server: Server, count: int) -> dict[int, tuple[Channel, lis
         guild = emu.create_guild("Club")
     return tables
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def connected_shards(server: Server) -> set[int]:
