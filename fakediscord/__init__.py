@@ -276,9 +276,10 @@ from .core.rest.faults import Fault
 from .core.server import FakeDiscord
 from .core.traffic import RecordedRequest
 from .core.world import AppEmoji, Channel, Guild, Interaction, Message, Role, User
-from .harness import BotRunner, point_discord_at, run_client
+from .harness import BotRunner, ErrorLog, point_discord_at, run_client
 
 __all__ = [
-    "Actor", "AppEmoji", "BotRunner", "Channel", "FakeDiscord", "Fault", "Guild", "Interaction",
-    "Message", "RecordedRequest", "Reply", "Role", "User", "point_discord_at", "run_client",
+    "Actor", "AppEmoji", "BotRunner", "Channel", "ErrorLog", "FakeDiscord", "Fault", "Guild",
+    "Interaction", "Message", "RecordedRequest", "Reply", "Role", "User", "point_discord_at",
+    "run_client",
 ]
