@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from fakediscord import FakeDiscord
-from tests.bench.load_process import BotProcess
+from tests.bot_process import BotProcess
 from tests.ports import free_port
 from tests.test_architecture import discover
 from tests.test_requirements import distributions_of, pinned

@@ -39,11 +39,11 @@ import aiohttp
 from fakediscord.core.actors import Actor
 from fakediscord.core.server import FakeDiscord
 from fakediscord.core.world import Channel
+from tests.bot_process import BotProcess
 from tests.ports import free_port
 
 from .load import LoadOptions, LoadTable, Scene, _run_table, make_emulator, probe
 from .load_players import LoadPlayer
-from .load_process import BotProcess
 
 PACE = 0.2  # seconds between one page's moves
 

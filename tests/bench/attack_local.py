@@ -264,8 +264,7 @@ async def run_traced(matches: int, warmup: int, root: Path) -> None:
     # Here only: a run of another checkout's bot.py loads no stand-in in this process.
     from bot import local_environment
     from fakediscord.local import LocalPlay
-
-    from .load_process import BotProcess
+    from tests.bot_process import BotProcess
 
     with tempfile.TemporaryDirectory(prefix="attack-local-") as work:
         home = Path(work)

@@ -57,11 +57,11 @@ from fakediscord.core.world import Channel, Guild
 from presentation.page_protocol import CLOSE_CODES
 from tests.bot.harness import TablePlayer
 from tests.bot.test_standby import deal_and_draw, until_logged
+from tests.bot_process import ANSI, BotProcess
 from tests.ports import free_port
 from tests.postgres_server import PostgresServer
 
 from .load import LoadOptions, make_emulator
-from .load_process import ANSI, BotProcess
 
 MODES = ("flood", "frozen", "relay120")
 TRY_AGAIN = 1013  # web.relay's code: the page reconnects a moment later

@@ -31,6 +31,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from bot import local_environment
 from fakediscord.local import LocalPlay
+from tests.bot_process import CLOCK_TICKS, BotProcess
 from tests.local.conftest import LocalBot, chromium_path
 from tests.local.test_local_play import (
     DRAWN_CARD,
@@ -41,8 +42,6 @@ from tests.local.test_local_play import (
     slash,
 )
 from tests.ports import free_port
-
-from .load_process import CLOCK_TICKS, BotProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 # Clicks the page measures: a click, then the first message drawn anew.

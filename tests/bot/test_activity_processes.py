@@ -17,7 +17,7 @@ import aiohttp
 
 from bot import RummyBot
 from fakediscord import Actor
-from tests.bench.load_process import BotProcess
+from tests.bot_process import BotProcess
 from tests.ports import free_port
 from tests.postgres_server import PostgresServer
 from web.relay import RELAYED, TRY_AGAIN, Relays

@@ -19,7 +19,7 @@ from aiohttp import web
 
 from fakediscord import FakeDiscord
 from fakediscord.core.traffic import RecordedRequest
-from tests.bench.load_process import BotProcess
+from tests.bot_process import BotProcess
 from tests.ports import free_port
 
 from .conftest import Server

@@ -14,7 +14,7 @@ import aiohttp
 from db import Database
 from fakediscord.core.world import Channel
 from tests.bench.load_players import LoadPlayer, public_table
-from tests.bench.load_process import BotProcess
+from tests.bot_process import BotProcess
 from tests.ports import free_port
 from tests.postgres_server import PostgresServer
 
