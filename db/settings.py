@@ -87,11 +87,6 @@ async def all_player_prefs(conn: Session) -> dict[int, dict[str, Any]]:
     return found
 
 
-async def set_player_prefs(conn: Session, user_id: int, text: str) -> None:
-    """Replace one person's choices with ``text``, their JSON."""
-    await conn.execute(SQL_SET_PLAYER_PREFS, (user_id, text, time.time()))
-
-
 async def player_prefs(conn: Session, user_id: int) -> dict[str, Any]:
     """One person's stored choices ({} if none, or unreadable)."""
     found = list(await conn.fetch(SQL_PLAYER_PREFS, (user_id,)))

@@ -11,18 +11,24 @@ discord.py's own HTTP, webhook and gateway code.
 
 By concern:
 
-- the stand-in: ``server`` (HTTP and the gateway, ``gateway``), ``world`` and
-  ``models`` (everything that exists), ``oauth``, ``commands`` and
-  ``command_rules``, ``components``, ``layouts`` and ``emojis`` (what a
-  message may hold), ``payloads`` (Discord's JSON shapes), ``spec`` (every
-  request checked against Discord's OpenAPI description);
-- ``rest/``: the REST routes, each request's checks, rate limits, the traffic
-  seen and the faults a test injects;
+- ``core/``, the stand-in itself: ``core.server`` (``FakeDiscord``, HTTP and
+  the gateway, ``core.gateway``), ``core.world`` and ``core.models``
+  (everything that exists), ``core.traffic`` (what went over the wire, both
+  ways), ``core.oauth``, ``core.commands`` and ``core.command_rules``,
+  ``core.components``, ``core.layouts`` and ``core.emojis`` (what a message
+  may hold), ``core.payloads`` (Discord's JSON shapes), ``core.history`` (how
+  much of the past is kept), ``core.spec`` (every request checked against
+  Discord's OpenAPI description, vendored in ``core/spec/``), and
+  ``core.actors`` (the simulated people ``FakeDiscord.create_user`` makes);
+- ``core/rest/``: the REST routes, each request's checks
+  (``core.rest.request``), rate limits (``core.rest.ratelimits``) and the
+  faults a test injects (``core.rest.faults``);
 - ``transcript/``: messages drawn as Discord's app draws them, as HTML, and
   photographed;
 - ``local/``: local play, its page, Discord's app around the Activity, and the
   world kept between runs;
-- ``actors`` and ``harness``: simulated people, and a bot run on the stand-in.
+- ``harness``: a discord.py client run on the stand-in, and the errors it
+  logged.
 
 Quick start (pytest; the fixtures live in ``tests/conftest.py``)
 ------------------------------------------------------------------
@@ -91,7 +97,7 @@ found wherever they sit: action rows, containers, sections' accessories.
 Components V2
 -------------
 A message whose ``flags`` carry ``IS_COMPONENTS_V2`` (``1 << 15``; what
-discord.py's ``ui.LayoutView`` sends) is a layout (``layouts.py``): channel
+discord.py's ``ui.LayoutView`` sends) is a layout (``core.layouts``): channel
 messages, callbacks 4 and 7, followups and webhook edits take it, ephemeral or
 not, with Discord's rules, each answered 400 (code 50035, the error tree
 pointing at the fault): no ``content``/``embeds``/``poll``/``sticker_ids``;
@@ -153,7 +159,7 @@ id, instance id), every launch, watchers woken) read them.
 answers Discord's EmbeddedActivityInstance, or 404 ``{"message": "404: Not
 Found", "code": 0}``.
 
-OAuth2 of the Activity's handshake (``oauth.py``): ``world.issue_oauth_code(
+OAuth2 of the Activity's handshake (``core.oauth``): ``world.issue_oauth_code(
 user_id, scopes)`` is the client's ``commands.authorize`` (scopes checked
 against Discord's list; the code is single use, 10 minutes).
 ``POST /oauth2/token`` takes a form (``grant_type=authorization_code`` and
@@ -235,8 +241,8 @@ Without MESSAGE_CONTENT, other people's server messages arrive blank unless
 they mention the bot (``<@id>`` in what an actor says with ``say``).
 
 Every request body (JSON, or ``payload_json`` of a multipart upload) is
-validated against Discord's OpenAPI description vendored in ``spec/`` (MIT,
-see ``spec/LICENSE``), snowflakes accepted as strings or integers.
+validated against Discord's OpenAPI description vendored in ``core/spec/``
+(MIT, see ``core/spec/LICENSE``), snowflakes accepted as strings or integers.
 ``emu.requests`` lists each ``RecordedRequest`` (method, path, route, query,
 body, files, status, response, time); ``emu.events`` the gateway frames;
 ``emu.dispatched("MESSAGE_CREATE")`` the payloads of one event. With
@@ -246,7 +252,7 @@ file, one JSON object a line.
 ``FakeDiscord(record=False)`` keeps none of it in memory (a long load run);
 ``emu.traffic.on_http`` observers still see every request as it is answered.
 
-``FakeDiscord(rate_limits=RateLimits())`` (``ratelimits.py``) enforces Discord's
+``FakeDiscord(rate_limits=RateLimits())`` (``core.rest.ratelimits``) enforces Discord's
 rate limits: 5 message sends or edits per 5 s per channel, other bot routes
 (application emojis' too) 50 a second each, and 50 requests a second for the
 whole bot (interaction callbacks and webhooks exempt), with the
@@ -262,24 +268,18 @@ Limits
 No rate limits unless asked for, no threads, reactions, pins, roles beyond
 the per-member permission role, channel categories, voice, autocomplete or
 message-edit limits (30046); unknown routes are reported, so a missing one
-shows up at once. Modules: ``world`` (state), ``payloads`` (JSON shapes),
-``rest``, ``gateway``, ``spec``, ``traffic``, ``faults``, ``commands``
-(slash building), ``components`` (reading components, legacy limits),
-``layouts`` (Components V2 rules and shape), ``emojis`` (application
-emojis' rules), ``oauth`` (OAuth2 codes and tokens), ``actors``,
-``server`` (``FakeDiscord``), ``harness`` (running a client), ``ratelimits``;
-``load``, ``load_players``, ``load_process``, ``load_stats``, ``load_startup``
-(the load benchmark).
+shows up at once.
 """
 
-from .actors import Actor, Reply
-from .harness import BotRunner, point_discord_at, run_client
-from .rest.faults import Fault
-from .rest.traffic import RecordedRequest
-from .server import FakeDiscord
-from .world import AppEmoji, Channel, Guild, Interaction, Message, Role, User
+from .core.actors import Actor, Reply
+from .core.rest.faults import Fault
+from .core.server import FakeDiscord
+from .core.traffic import RecordedRequest
+from .core.world import AppEmoji, Channel, Guild, Interaction, Message, Role, User
+from .harness import BotRunner, ErrorLog, point_discord_at, run_client
 
 __all__ = [
-    "Actor", "AppEmoji", "BotRunner", "Channel", "FakeDiscord", "Fault", "Guild", "Interaction",
-    "Message", "RecordedRequest", "Reply", "Role", "User", "point_discord_at", "run_client",
+    "Actor", "AppEmoji", "BotRunner", "Channel", "ErrorLog", "FakeDiscord", "Fault", "Guild",
+    "Interaction", "Message", "RecordedRequest", "Reply", "Role", "User", "point_discord_at",
+    "run_client",
 ]

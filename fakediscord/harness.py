@@ -21,7 +21,7 @@ import discord.gateway
 import discord.http
 import yarl
 
-from .server import FakeDiscord
+from .core.server import FakeDiscord
 
 GUILD_READY_TIMEOUT = 0.05
 
@@ -40,9 +40,10 @@ def point_discord_at(emu: FakeDiscord) -> Iterator[None]:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
 
 
-class _ErrorCollector(logging.Handler):
-    """Keeps ERROR records of the ``discord`` loggers: an exception in a command or a
-    view is only logged by discord.py, never raised to the test."""
+class ErrorLog(logging.Handler):
+    """Keeps the ERROR records of the loggers it is added to: an exception in a
+    command, a view or a task is only logged (by discord.py, or by the bot), never
+    raised to the test, which fails on them instead."""
 
     def __init__(self) -> None:
         super().__init__(logging.ERROR)
@@ -50,6 +51,10 @@ class _ErrorCollector(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         self.records.append(record)
+
+    def describe(self) -> list[str]:
+        """Each record as ``logger: message``, with its exception's traceback."""
+        return [_describe(r) for r in self.records]
 
 
 class BotRunner:
@@ -63,12 +68,12 @@ class BotRunner:
         self.fail_on_logged_errors = fail_on_logged_errors
         self.login_to_ready: float | None = None
         self.problems: list[str] = []
-        self._errors = _ErrorCollector()
+        self._errors = ErrorLog()
         logging.getLogger("discord").addHandler(self._errors)
 
     @property
     def logged_errors(self) -> list[str]:
-        return [_describe(r) for r in self._errors.records]
+        return self._errors.describe()
 
     def crashed(self) -> BaseException | None:
         if self.task.done() and not self.task.cancelled():

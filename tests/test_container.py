@@ -7,12 +7,12 @@ import asyncio
 import json
 import re
 import signal
-import socket
 import sys
 from pathlib import Path
 
 from fakediscord import FakeDiscord
-from tests.bench.load_process import BotProcess
+from tests.bot_process import BotProcess
+from tests.ports import free_port
 from tests.test_architecture import discover
 from tests.test_requirements import distributions_of, pinned
 
@@ -82,11 +82,6 @@ def test_the_image_holds_every_package_and_dependency_the_bot_imports() -> None:
         assert distributions_of(module) & installed, (
             f"{module} is imported by the bot but not in requirements-bot.txt")
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 async def test_the_images_start_and_health_check_commands_work(

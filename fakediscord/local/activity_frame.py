@@ -26,9 +26,9 @@ from typing import Any
 import aiohttp
 from aiohttp import WSMsgType, web
 
-from ..oauth import TOKEN_LIFETIME
-from ..server import FakeDiscord
-from ..world import ActivityInstance, User
+from ..core.oauth import TOKEN_LIFETIME
+from ..core.server import FakeDiscord
+from ..core.world import ActivityInstance, User
 from .cast import Cast
 
 STATIC = Path(__file__).with_name("web")

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..actors import Actor
-from ..server import FakeDiscord
-from ..world import Channel, Guild
+from ..core.actors import Actor
+from ..core.server import FakeDiscord
+from ..core.world import Channel, Guild
 
 SERVER_NAME = "Rummy Club"
 CHANNEL_NAMES = ("rummy", "general")

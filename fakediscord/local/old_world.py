@@ -19,7 +19,7 @@ import io
 import pickle
 from typing import Any
 
-from ..models import (
+from ..core.models import (
     ActivityInstance,
     AppEmoji,
     Channel,
@@ -32,10 +32,12 @@ from ..models import (
     Role,
     User,
 )
-from ..oauth import new_secret
+from ..core.oauth import new_secret
 
 # What the old release pickled, by the module and name the pickle gives: the
-# records, still the stand-in's own, and the three classes around them.
+# records, still the stand-in's own, and the three classes around them. The
+# modules are named as that release named them, before the core moved into
+# ``fakediscord.core``: the names are what old files hold, not where the classes are.
 RECORDS: dict[str, type] = {kind.__name__: kind for kind in (
     User, Role, Member, Channel, Guild, AppEmoji, Message, Interaction, ActivityInstance,
     OAuthCode, OAuthToken)}

@@ -21,10 +21,10 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from ..actors import Actor
-from ..server import FakeDiscord
+from ..core.actors import Actor
+from ..core.server import FakeDiscord
+from ..core.world import Channel, ChannelType, Message
 from ..transcript.messages import message_html, stylesheet
-from ..world import Channel, ChannelType, Message
 from .activity_frame import ActivityFrame
 from .cast import Cast
 from .page_guard import page_guard, unframed

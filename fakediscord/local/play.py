@@ -17,9 +17,9 @@ import socket
 from collections.abc import Callable
 from pathlib import Path
 
-from ..history import Limits
-from ..server import FakeDiscord
-from ..world import World
+from ..core.history import Limits
+from ..core.server import FakeDiscord
+from ..core.world import World
 from .cast import Cast, find_the_cast, seat_the_cast
 from .page import WebClient
 from .snapshot import load_world, save_world

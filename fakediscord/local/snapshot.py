@@ -26,7 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..models import (
+from ..core.models import (
     ActivityInstance,
     AppEmoji,
     Channel,
@@ -37,8 +37,8 @@ from ..models import (
     OAuthToken,
     User,
 )
-from ..oauth import OAuthGrants
-from ..world import SnowflakeFactory, World
+from ..core.oauth import OAuthGrants
+from ..core.world import SnowflakeFactory, World
 from .old_world import PICKLE_START, old_world
 
 log = logging.getLogger(__name__)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..components import (
+from ..core.components import (
     ACTION_ROW,
     BUTTON,
     CONTAINER,
@@ -26,7 +26,7 @@ from ..components import (
     TEXT_DISPLAY,
     THUMBNAIL,
 )
-from ..world import Message, MessageFlag
+from ..core.world import Message, MessageFlag
 from .markdown import markdown
 from .page import (
     IMAGE_TYPE,

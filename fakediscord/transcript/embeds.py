@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from ..world import Message
+from ..core.world import Message
 from .markdown import inline, link, markdown
 from .page import Page, clock, css_colour, esc, image_html, when
 

@@ -42,7 +42,7 @@ from collections.abc import Iterator, Sequence
 from datetime import UTC, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any
 
-from ..components import (
+from ..core.components import (
     ACTION_ROW,
     BUTTON,
     CONTAINER,
@@ -54,7 +54,7 @@ from ..components import (
     TEXT_DISPLAY,
     THUMBNAIL,
 )
-from ..world import MENTION, Channel, InteractionType, Message, MessageFlag, User
+from ..core.world import MENTION, Channel, InteractionType, Message, MessageFlag, User
 from .components import (
     BUTTON_STYLES,
     ENTITY_SELECTS,
@@ -80,8 +80,8 @@ from .page import (
 )
 
 if TYPE_CHECKING:
-    from ..actors import Actor
-    from ..server import FakeDiscord
+    from ..core.actors import Actor
+    from ..core.server import FakeDiscord
 
 # Names the drawing's parts define have always been importable from here.
 __all__ = [

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any, Protocol
 
-from ..components import TEXT_DISPLAY
-from ..world import Channel, Message, World
+from ..core.components import TEXT_DISPLAY
+from ..core.world import Channel, Message, World
 
 IMAGE_TYPE = re.compile(r"image/(png|jpeg|gif|webp)")
 CDN_EMOJI = re.compile(r"https://(?:cdn|media)\.discordapp\.(?:com|net)/emojis/(\d+)\.\w+")

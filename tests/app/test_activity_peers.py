@@ -12,6 +12,7 @@ from app.activity_peers import ShardLocator, peer_url
 from app.settings import ActivitySettings
 from db import Database
 from db.leases import ShardLeases
+from tests.ports import free_port
 from tests.postgres_server import PostgresServer
 
 
@@ -58,9 +59,7 @@ async def test_pages_asking_at_once_share_one_lookup_and_its_answer_for_a_moment
 async def test_a_database_that_cannot_say_means_try_again_and_one_warning(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    with socket.socket() as unused:
-        unused.bind(("127.0.0.1", 0))
-        port = unused.getsockname()[1]
+    port = free_port()
     leases = ShardLeases(f"postgresql://nobody@127.0.0.1:{port}/none", ttl=30, shard_count=2)
     locator = ShardLocator(leases, located_for=0.0)
     with caplog.at_level(logging.WARNING):

@@ -27,7 +27,6 @@ import asyncio
 import json
 import random
 import shutil
-import socket
 import statistics
 import sys
 import tempfile
@@ -37,21 +36,17 @@ from typing import Any
 
 import aiohttp
 
-from fakediscord.actors import Actor
-from fakediscord.server import FakeDiscord
-from fakediscord.world import Channel
+from fakediscord.core.actors import Actor
+from fakediscord.core.server import FakeDiscord
+from fakediscord.core.world import Channel
+from tests.bot_process import BotProcess
+from tests.ports import free_port
 
 from .load import LoadOptions, LoadTable, Scene, _run_table, make_emulator, probe
 from .load_players import LoadPlayer
-from .load_process import BotProcess
 
 PACE = 0.2  # seconds between one page's moves
 
-
-def free_port() -> int:
-    with socket.socket() as probe_socket:
-        probe_socket.bind(("127.0.0.1", 0))
-        return int(probe_socket.getsockname()[1])
 
 
 class Page:

@@ -24,9 +24,10 @@ from pathlib import Path
 
 from playwright.async_api import Response, async_playwright
 
-from tests.local.conftest import ROOT, LocalBot, chromium_path, free_port
+from tests.local.conftest import ROOT, LocalBot, chromium_path
 from tests.local.test_activity import open_activity
 from tests.local.test_local_play import start_against_a_computer
+from tests.ports import free_port
 
 # (name, round trip in ms, download and upload in kbit/s), as browsers' tools offer them.
 CONNECTIONS = (

@@ -56,14 +56,15 @@ from pathlib import Path
 
 import aiohttp
 
-from fakediscord.server import FakeDiscord
-from fakediscord.world import Interaction
+from fakediscord.core.server import FakeDiscord
+from fakediscord.core.world import Interaction
+from tests.bot_process import BotProcess
+from tests.ports import free_port
 
 from . import attack_relay, attack_signin
-from .activity import Page, free_port, start_heads_up
+from .activity import Page, start_heads_up
 from .load import LoadOptions, LoadTable, Scene, _run_table, make_emulator, probe
 from .load_players import LoadPlayer
-from .load_process import BotProcess
 
 MODES = ("hints", "idle", "slowloris", "pings")
 # Modes another module measures: this one's name for it, and that module's.

@@ -43,7 +43,8 @@ from typing import Any
 
 import aiohttp
 
-from tests.local.conftest import ROOT, LocalBot, free_port
+from tests.local.conftest import ROOT, LocalBot
+from tests.ports import free_port
 
 STEP_TIMEOUT = 30.0
 BUTTON = re.compile(r'<button type="button" class="(?P<classes>[^"]*)" '
@@ -263,8 +264,7 @@ async def run_traced(matches: int, warmup: int, root: Path) -> None:
     # Here only: a run of another checkout's bot.py loads no stand-in in this process.
     from bot import local_environment
     from fakediscord.local import LocalPlay
-
-    from .load_process import BotProcess
+    from tests.bot_process import BotProcess
 
     with tempfile.TemporaryDirectory(prefix="attack-local-") as work:
         home = Path(work)

@@ -51,17 +51,17 @@ from typing import Any
 
 import aiohttp
 
-from fakediscord.actors import Actor
-from fakediscord.server import FakeDiscord
-from fakediscord.world import Channel, Guild
+from fakediscord.core.actors import Actor
+from fakediscord.core.server import FakeDiscord
+from fakediscord.core.world import Channel, Guild
 from presentation.page_protocol import CLOSE_CODES
 from tests.bot.harness import TablePlayer
 from tests.bot.test_standby import deal_and_draw, until_logged
+from tests.bot_process import ANSI, BotProcess
+from tests.ports import free_port
 from tests.postgres_server import PostgresServer
 
-from .activity import free_port
 from .load import LoadOptions, make_emulator
-from .load_process import ANSI, BotProcess
 
 MODES = ("flood", "frozen", "relay120")
 TRY_AGAIN = 1013  # web.relay's code: the page reconnects a moment later

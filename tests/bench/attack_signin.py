@@ -50,13 +50,13 @@ from pathlib import Path
 
 import aiohttp
 
-from fakediscord.actors import Actor
-from fakediscord.server import FakeDiscord
-from fakediscord.world import Channel
+from fakediscord.core.actors import Actor
+from fakediscord.core.server import FakeDiscord
+from fakediscord.core.world import Channel
+from tests.bot_process import BotProcess
+from tests.ports import free_port
 
-from .activity import free_port
 from .load import LoadOptions, Scene, make_emulator, probe
-from .load_process import BotProcess
 
 MODES = ("signin", "together", "rotate", "idleflood")
 PROXIED = {"X-Forwarded-For": "203.0.113.7"}

@@ -17,8 +17,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from fakediscord.core.server import FakeDiscord
 from fakediscord.harness import point_discord_at, run_client
-from fakediscord.server import FakeDiscord
 
 
 def make_bot() -> discord.Client:

@@ -51,13 +51,13 @@ from pathlib import Path
 
 import uvloop
 
-from fakediscord.actors import Actor
-from fakediscord.rest.ratelimits import RateLimits
-from fakediscord.server import FakeDiscord
-from fakediscord.world import Channel, Guild, Interaction
+from fakediscord.core.actors import Actor
+from fakediscord.core.rest.ratelimits import RateLimits
+from fakediscord.core.server import FakeDiscord
+from fakediscord.core.world import Channel, Guild, Interaction
+from tests.bot_process import BotProcess
 
 from .load_players import LoadPlayer, PlayerCounts, public_table
-from .load_process import BotProcess
 from .load_stats import KINDS, FollowLag, Latencies, RequestCounter
 from .load_store import STORES, Commits, bench_store
 

@@ -27,10 +27,10 @@ from typing import Any, TypeVar
 
 from engine import HouseRules, Meld, fits_meld, full_deck, hand_points, make_meld, parse_cards
 from engine.melds import meld_options
-from fakediscord.actors import Actor, Reply
-from fakediscord.components import buttons
-from fakediscord.server import FakeDiscord
-from fakediscord.world import Channel, Message
+from fakediscord.core.actors import Actor, Reply
+from fakediscord.core.components import buttons
+from fakediscord.core.server import FakeDiscord
+from fakediscord.core.world import Channel, Message
 from presentation.card_faces import emoji_name
 
 T = TypeVar("T")

@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING
 
 from engine import HouseRules, Match
 from engine.ai import choose_action
-from fakediscord.layouts import IS_COMPONENTS_V2
+from fakediscord.core.layouts import IS_COMPONENTS_V2
+from tests.bot_process import ANSI, BotProcess
 
-from .load_process import ANSI, BotProcess
 from .load_stats import Latencies
 from .load_store import bench_store
 

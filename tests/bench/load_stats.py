@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from fakediscord.rest.traffic import RecordedRequest
-from fakediscord.world import Interaction, World
+from fakediscord.core.traffic import RecordedRequest
+from fakediscord.core.world import Interaction, World
 
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
 CHANNEL_MESSAGES = "/channels/{channel_id}/messages"

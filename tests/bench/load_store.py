@@ -11,20 +11,16 @@ with earlier ones).
 from __future__ import annotations
 
 import contextlib
-import socket
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.ports import free_port
+
 STORES = ("sqlite", "postgresql")
 COMMITS = "rummy_db_commit_seconds"
 
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass
@@ -54,7 +50,7 @@ class BenchStore:
 
 @contextlib.contextmanager
 def bench_store(kind: str, workdir: Path, *, metrics: bool = False) -> Iterator[BenchStore]:
-    env = {"HEALTH_PORT": str(_free_port())} if metrics else {}
+    env = {"HEALTH_PORT": str(free_port())} if metrics else {}
     if kind == "sqlite":
         yield BenchStore(kind, workdir / "rummy.sqlite3", env)
         return

@@ -31,7 +31,8 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from bot import local_environment
 from fakediscord.local import LocalPlay
-from tests.local.conftest import LocalBot, chromium_path, free_port
+from tests.bot_process import CLOCK_TICKS, BotProcess
+from tests.local.conftest import LocalBot, chromium_path
 from tests.local.test_local_play import (
     DRAWN_CARD,
     host_panel,
@@ -40,8 +41,7 @@ from tests.local.test_local_play import (
     press,
     slash,
 )
-
-from .load_process import CLOCK_TICKS, BotProcess
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 # Clicks the page measures: a click, then the first message drawn anew.

@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from fakediscord import FakeDiscord
-from tests.bench.load_process import BotProcess
+from tests.bot_process import BotProcess
 from tests.cuttable_link import CuttableLink
 from tests.postgres_server import PostgresServer
 

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 from bot import RummyBot, Settings
-from fakediscord import Actor, BotRunner, FakeDiscord
-from fakediscord.world import Channel, Guild
+from fakediscord import Actor, BotRunner, ErrorLog, FakeDiscord
+from fakediscord.core.world import Channel, Guild
 from flows.config import GameConfig
 from tests.conftest import StartBot
 
-from .harness import BotErrors, TablePlayer
+from .harness import TablePlayer
 
 FAST = GameConfig(
     computer_delay=0,
@@ -87,7 +87,7 @@ async def launch(
     fake_discord: FakeDiscord, start_bot: StartBot, db_path: Path, runners: dict[int, BotRunner]
 ) -> AsyncIterator[LaunchBot]:
     """``bot = await launch()`` starts the real RummyBot; errors it logs fail the test."""
-    errors = BotErrors()
+    errors = ErrorLog()
     for name in ("cogs", "rummy", "db"):
         logging.getLogger(name).addHandler(errors)
     bots: list[RummyBot] = []

@@ -9,7 +9,6 @@ in a few clicks.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
@@ -17,8 +16,8 @@ from bot import RummyBot
 from engine import Card, Hand, Match, RummyError, fits_meld, full_deck, hand_points, parse_cards
 from engine.melds import meld_options
 from fakediscord import Actor, FakeDiscord
-from fakediscord.actors import Reply
-from fakediscord.world import Channel, Message
+from fakediscord.core.actors import Reply
+from fakediscord.core.world import Channel, Message
 from presentation.actions import (
     DISCARD,
     DRAW,
@@ -38,20 +37,6 @@ from presentation.card_faces import emoji_name
 from presentation.i18n import rank_letters
 from tables import Table
 from tables.records import live_table
-
-
-class BotErrors(logging.Handler):
-    """Errors the bot's own modules logged: an end-to-end test fails on any."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.ERROR)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-    def describe(self) -> list[str]:
-        return [f"{r.name}: {r.getMessage()}" for r in self.records]
 
 
 def is_table(message: Message) -> bool:

@@ -17,7 +17,8 @@ import aiohttp
 
 from bot import RummyBot
 from fakediscord import Actor
-from tests.bench.load_process import BotProcess
+from tests.bot_process import BotProcess
+from tests.ports import free_port
 from tests.postgres_server import PostgresServer
 from web.relay import RELAYED, TRY_AGAIN, Relays
 
@@ -28,7 +29,6 @@ from .test_play import start_game
 from .test_standby import (
     connected_shards,
     deal_and_draw,
-    free_port,
     tables_on_shards,
     until_logged,
 )

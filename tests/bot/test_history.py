@@ -21,7 +21,7 @@ from engine.hand import Hand
 from engine.replay import run
 from engine.tape import HandTape, encode_move
 from fakediscord import Message
-from fakediscord.actors import Reply
+from fakediscord.core.actors import Reply
 from presentation.actions import REPLAY_STEP, REPLAY_TURN
 from presentation.i18n import number
 

@@ -7,7 +7,7 @@ import asyncio
 
 from bot import RummyBot
 from fakediscord import Actor
-from fakediscord.world import Message
+from fakediscord.core.world import Message
 
 from .conftest import LaunchBot, Server, StopBot
 from .harness import TablePlayer

@@ -3,7 +3,7 @@ the server's."""
 
 from __future__ import annotations
 
-from fakediscord.actors import Reply
+from fakediscord.core.actors import Reply
 
 from .conftest import LaunchBot, Server
 from .harness import TablePlayer, table_message

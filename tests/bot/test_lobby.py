@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from bot import RummyBot
 from db import LiveTable
 from fakediscord import FakeDiscord
-from fakediscord.actors import Reply
-from fakediscord.rest.faults import Fault
+from fakediscord.core.actors import Reply
+from fakediscord.core.rest.faults import Fault
 from tests.waiting import until
 
 from .conftest import LaunchBot, Server

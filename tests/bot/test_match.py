@@ -9,7 +9,7 @@ import pytest
 
 from bot import RummyBot
 from engine import Card, Match
-from fakediscord.world import Message
+from fakediscord.core.world import Message
 from presentation.card_faces import emoji_name
 from tables import Table
 from tables.tapes import public_record

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from fakediscord.world import Message
+from fakediscord.core.world import Message
 
 from .conftest import LaunchBot, Server
 from .test_match import play_match

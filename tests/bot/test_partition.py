@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bench.load_process import BotProcess
+from tests.bot_process import BotProcess
 from tests.cuttable_link import CuttableLink
 from tests.postgres_server import PostgresServer
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from bot import RummyBot
 from fakediscord import Actor, FakeDiscord
-from fakediscord.actors import Reply
-from fakediscord.world import Channel, Message
+from fakediscord.core.actors import Reply
+from fakediscord.core.world import Channel, Message
 from tests.waiting import until
 
 from .conftest import LaunchBot, Server

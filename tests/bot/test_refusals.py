@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from bot import RummyBot
-from fakediscord.actors import Reply
+from fakediscord.core.actors import Reply
 
 from .conftest import LaunchBot, Server
 from .harness import TablePlayer, table_message

@@ -10,7 +10,6 @@ answers included) goes through the proxy, and that play works behind it.
 from __future__ import annotations
 
 import asyncio
-import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -19,8 +18,9 @@ import pytest
 from aiohttp import web
 
 from fakediscord import FakeDiscord
-from fakediscord.rest.traffic import RecordedRequest
-from tests.bench.load_process import BotProcess
+from fakediscord.core.traffic import RecordedRequest
+from tests.bot_process import BotProcess
+from tests.ports import free_port
 
 from .conftest import Server
 from .test_standby import connected_shards, deal_and_draw, tables_on_shards
@@ -40,9 +40,7 @@ class RateLimitProxy:
         self._turn = asyncio.Lock()
         self._client: aiohttp.ClientSession | None = None
         self._runner: web.AppRunner | None = None
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = int(probe.getsockname()[1])
+        self.port = free_port()
 
     @property
     def url(self) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from db import Database
-from fakediscord.world import Guild
+from fakediscord.core.world import Guild
 
 from .conftest import FAST, LaunchBot, Server, StopBot
 from .test_play import start_game

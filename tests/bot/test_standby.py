@@ -7,15 +7,15 @@ from __future__ import annotations
 import asyncio
 import random
 import signal
-import socket
 from pathlib import Path
 
 import aiohttp
 
 from db import Database
-from fakediscord.world import Channel
+from fakediscord.core.world import Channel
 from tests.bench.load_players import LoadPlayer, public_table
-from tests.bench.load_process import BotProcess
+from tests.bot_process import BotProcess
+from tests.ports import free_port
 from tests.postgres_server import PostgresServer
 
 from .conftest import Server
@@ -41,11 +41,6 @@ def tables_on_shards(server: Server, count: int) -> dict[int, tuple[Channel, lis
         guild = emu.create_guild("Club")
     return tables
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def connected_shards(server: Server) -> set[int]:

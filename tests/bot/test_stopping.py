@@ -7,7 +7,7 @@ import asyncio
 import signal
 from pathlib import Path
 
-from tests.bench.load_process import BotProcess
+from tests.bot_process import BotProcess
 
 from .conftest import LaunchBot, Server
 from .harness import TablePlayer, table_message

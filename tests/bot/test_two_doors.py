@@ -26,7 +26,7 @@ from bot import RummyBot, Settings
 from engine import Action, Discard, DrawStock, LayOff, MeldCards, TakeDiscard
 from engine.ai import choose_action
 from fakediscord import FakeDiscord, point_discord_at, run_client
-from fakediscord.world import Message
+from fakediscord.core.world import Message
 
 from .activity_pages import Participant
 from .conftest import FAST, Server, populate

@@ -14,11 +14,12 @@ import discord
 import pytest
 from discord import app_commands
 
-from fakediscord import Actor, Channel, FakeDiscord, Guild, Interaction, payloads
-from fakediscord.oauth import CODE_LIFETIME, TOKEN_LIFETIME
-from fakediscord.rest.ratelimits import RateLimits
-from fakediscord.spec import validate_body, validate_response
-from fakediscord.world import InteractionType, World
+from fakediscord import Actor, Channel, FakeDiscord, Guild, Interaction
+from fakediscord.core import payloads
+from fakediscord.core.oauth import CODE_LIFETIME, TOKEN_LIFETIME
+from fakediscord.core.rest.ratelimits import RateLimits
+from fakediscord.core.spec import validate_body, validate_response
+from fakediscord.core.world import InteractionType, World
 from tests.conftest import StartBot
 
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"

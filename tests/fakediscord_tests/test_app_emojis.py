@@ -10,9 +10,9 @@ import discord
 import pytest
 
 from fakediscord import FakeDiscord, point_discord_at, run_client
-from fakediscord.components import walk
-from fakediscord.emojis import MAX_APPLICATION_EMOJIS, MAX_IMAGE_BYTES, TINY_PNG
-from fakediscord.rest.ratelimits import RateLimits
+from fakediscord.core.components import walk
+from fakediscord.core.emojis import MAX_APPLICATION_EMOJIS, MAX_IMAGE_BYTES, TINY_PNG
+from fakediscord.core.rest.ratelimits import RateLimits
 
 from .conftest import Scene
 from .sample_bot import TableLayout

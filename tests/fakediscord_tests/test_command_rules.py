@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fakediscord.command_rules import command_errors
+from fakediscord.core.command_rules import command_errors
 
 
 def command(**extra: Any) -> dict[str, Any]:

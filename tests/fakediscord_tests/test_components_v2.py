@@ -11,7 +11,7 @@ import pytest
 from discord.http import Route
 
 from fakediscord import Message
-from fakediscord.components import walk
+from fakediscord.core.components import walk
 
 from .conftest import Scene
 from .sample_bot import CARDS, TableLayout

@@ -12,10 +12,10 @@ import aiohttp
 import pytest
 
 from fakediscord import FakeDiscord
-from fakediscord.gateway import INVALID_SESSION, REPLAY_BUFFER
-from fakediscord.history import Limits
+from fakediscord.core.gateway import INVALID_SESSION, REPLAY_BUFFER
+from fakediscord.core.history import Limits
+from fakediscord.core.world import InteractionType
 from fakediscord.local.play import LocalPlay
-from fakediscord.world import InteractionType
 
 KEEP = 5
 MANY = 200

@@ -13,8 +13,8 @@ import discord.http
 import pytest
 
 from fakediscord import FakeDiscord, point_discord_at, run_client
-from fakediscord.gateway import HEARTBEAT_ROUND_TRIP
-from fakediscord.rest.traffic import ENV_VAR
+from fakediscord.core.gateway import HEARTBEAT_ROUND_TRIP
+from fakediscord.core.traffic import ENV_VAR
 from tests.conftest import StartBot
 
 from .conftest import Scene
@@ -186,8 +186,8 @@ async def test_point_discord_at_restores_addresses() -> None:
 
 
 def test_the_spec_is_vendored_and_used_from_the_package() -> None:
-    assert (PACKAGE / "spec" / "openapi.json").is_file()
-    assert "MIT License" in (PACKAGE / "spec" / "LICENSE").read_text()
+    assert (PACKAGE / "core" / "spec" / "openapi.json").is_file()
+    assert "MIT License" in (PACKAGE / "core" / "spec" / "LICENSE").read_text()
     for source in PACKAGE.rglob("*.py"):
         assert "shared/" not in source.read_text(), f"{source.name} reaches outside the repo"
 

@@ -7,7 +7,7 @@ import asyncio
 import discord
 
 from fakediscord import FakeDiscord, point_discord_at, run_client
-from fakediscord.rest.ratelimits import RateLimits
+from fakediscord.core.rest.ratelimits import RateLimits
 
 EDIT = ("PATCH", "/channels/{channel_id}/messages/{message_id}")
 PARAMS = {"channel_id": "1", "message_id": "2"}

@@ -9,8 +9,9 @@ import aiohttp
 import orjson
 import pytest
 
-from fakediscord import Actor, Channel, FakeDiscord, Interaction, payloads
-from fakediscord.world import InteractionType
+from fakediscord import Actor, Channel, FakeDiscord, Interaction
+from fakediscord.core import payloads
+from fakediscord.core.world import InteractionType
 
 
 class Api:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fakediscord.spec import validate_body
+from fakediscord.core.spec import validate_body
 
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
 MESSAGES = "/channels/{channel_id}/messages"

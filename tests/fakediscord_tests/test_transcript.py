@@ -17,9 +17,9 @@ import pytest
 from PIL import Image
 
 from fakediscord import Actor, Channel, FakeDiscord, Message
+from fakediscord.core.world import InteractionType
 from fakediscord.transcript import photograph as photo
 from fakediscord.transcript.messages import message_html, render, stylesheet
-from fakediscord.world import InteractionType
 
 NOW = 1_900_000_000  # a fixed "now" for relative timestamps: 2030-03-17 17:46:40 UTC
 V2 = 1 << 15

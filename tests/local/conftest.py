@@ -13,7 +13,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -22,16 +21,13 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser, ConsoleMessage, Page, async_playwright
 
+from tests.ports import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 BROWSERS = ("chromium", "chromium-browser")
 STARTED = re.compile(r"Open (http://\S+/) to play")
 START_TIMEOUT = 60.0
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass

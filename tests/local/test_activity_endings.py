@@ -13,7 +13,9 @@ from typing import Any
 
 from playwright.async_api import FrameLocator
 
-from .conftest import Browsing, LocalBot, free_port
+from tests.ports import free_port
+
+from .conftest import Browsing, LocalBot
 from .test_activity import MOST_TURNS, greedy_turn, my_activity_turn
 from .test_activity_game import VOICE, frames_of, in_channel, launch_here, started_alone
 from .test_local_play import ACTION_TIMEOUT, slash

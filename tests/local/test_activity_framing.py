@@ -17,7 +17,9 @@ import pytest
 from aiohttp import web
 from playwright.async_api import Frame, Page, Route
 
-from .conftest import Browsing, LocalBot, free_port
+from tests.ports import free_port
+
+from .conftest import Browsing, LocalBot
 from .test_activity import open_activity, parent_frames
 from .test_local_play import ACTION_TIMEOUT, start_against_a_computer
 

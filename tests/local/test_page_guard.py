@@ -12,7 +12,9 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from .conftest import Browsing, LocalBot, free_port
+from tests.ports import free_port
+
+from .conftest import Browsing, LocalBot
 
 WORDS = "pwned by another site"
 

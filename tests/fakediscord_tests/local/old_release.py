@@ -17,7 +17,8 @@ import pickle
 from pathlib import Path
 from typing import Any
 
-from fakediscord.world import User, World
+from fakediscord.core.world import User, World
+from fakediscord.local.old_world import CLASSES, FLAGS
 
 OLD_RELEASE_FILE = Path(__file__).with_name("data") / "old-release.world"
 
@@ -45,9 +46,24 @@ save_world(world, Path(sys.argv[1]))
 
 # What the old World's __getstate__ left out.
 PASSING = ("listeners", "_answer_waiters", "_channel_watchers")
+# The module the old release's pickle names each class by: the stand-in's core
+# has moved since (into fakediscord.core), and the reader takes only those names.
+OLD_MODULE = {name: module for module, name in CLASSES | {FLAGS}}
 
 
-class _AsTheOldRelease(pickle.Pickler):
+# Python's own pickler (not the C one) lets a class be written under another
+# module's name, as the old release's classes were.
+class _AsTheOldRelease(pickle._Pickler):
+    def save_global(self, obj: Any, name: str | None = None) -> None:
+        old = OLD_MODULE.get(obj.__qualname__) if isinstance(obj, type) else None
+        if old is None or not obj.__module__.startswith("fakediscord."):
+            super().save_global(obj, name)
+            return
+        self.save(old)
+        self.save(obj.__qualname__)
+        self.write(pickle.STACK_GLOBAL)
+        self.memoize(obj)
+
     def reducer_override(self, obj: Any) -> Any:
         # copyreg.__newobj__ is what pickling an instance gives by default: the
         # same NEWOBJ and BUILD, with the state the old classes had.

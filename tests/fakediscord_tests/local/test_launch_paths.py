@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 
 from fakediscord.local.play import LocalPlay
-from tests.local.conftest import free_port
+from tests.ports import free_port
 
 BAD_SIGNATURES = ["é" * 32, "ü", "0" * 31 + "\u2603", "%ff", "00000000000000000000000000000000"]
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from fakediscord.core.world import ChannelType
 from fakediscord.local.old_world import NotAnOldWorld, old_world
 from fakediscord.local.play import LocalPlay
 from fakediscord.local.snapshot import FORMAT, load_world
-from fakediscord.world import ChannelType
 
 from .old_release import OLD_RELEASE_FILE, old_release_world
 from .test_snapshot import WALKS_TO_OS_SYSTEM, _short_text

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from fakediscord.core.world import World
 from fakediscord.local.snapshot import FORMAT, load_world, save_world
-from fakediscord.world import World
 
 
 def busy_world() -> World:

@@ -23,7 +23,7 @@ import orjson
 from aiohttp import web
 
 from . import payloads
-from .rest.traffic import TrafficLog
+from .traffic import TrafficLog
 from .world import World
 
 HEARTBEAT_INTERVAL_MS = 41250

@@ -3,6 +3,9 @@
 When the environment variable ``FAKEDISCORD_TRAFFIC`` names a file, every
 REST exchange and every gateway frame is appended to it as one JSON object a
 line (``kind`` is ``"http"`` or ``"gateway"``; ``time`` is Unix seconds).
+
+It records both sides of the wire, so it sits below the gateway and ``rest/``
+alike: each of them writes to it and neither reaches into the other for it.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from .gateway import PRIVILEGED, Gateway
 from .rest.faults import Fault, FaultInjector
 from .rest.ratelimits import RateLimits
 from .rest.routes import API_PREFIX, RestApi
-from .rest.traffic import RecordedRequest, TrafficLog
+from .traffic import RecordedRequest, TrafficLog
 from .world import (
     BOT_PERMISSIONS,
     AppEmoji,

@@ -27,6 +27,7 @@ from aiohttp import web
 
 from .. import payloads, spec
 from ..gateway import Gateway
+from ..traffic import RecordedRequest, TrafficLog
 from ..world import OAuthToken, World
 from .application import ApplicationRoutes
 from .faults import FaultInjector
@@ -68,7 +69,6 @@ from .request import (
     Route,
     read_body,
 )
-from .traffic import RecordedRequest, TrafficLog
 
 # The request's vocabulary has always been importable from here.
 __all__ = [

@@ -1,7 +1,9 @@
-"""The bot as a separate process for the load benchmark: start, watch, stop.
+"""The bot as a separate process: start, watch, stop.
 
-The benchmark runs the real ``python bot.py`` pointed at the emulator, so the
-bot's CPU and memory are its own, as on a real host, and read from ``/proc``:
+Tests of what only a whole process shows (shards, a standby, stopping on a
+signal, the container's commands) and the benchmarks alike run the real
+``python bot.py`` pointed at the emulator, so the bot's CPU and memory are its
+own, as on a real host, and read from ``/proc``:
 peak resident memory is ``VmHWM`` of ``/proc/<pid>/status``, CPU time is
 ``utime + stime`` of ``/proc/<pid>/stat`` (all threads, the SQLite worker
 included).
@@ -20,9 +22,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from fakediscord.server import FakeDiscord
+from fakediscord.core.server import FakeDiscord
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")  # discord.py colours its log lines
 

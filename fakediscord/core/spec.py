@@ -166,11 +166,6 @@ def _validator(method: str, route: str, content_type: str) -> Any:
     return DiscordValidator({"$ref": ref}, registry=_registry())
 
 
-def known_routes() -> set[str]:
-    """Every path template of the spec, e.g. ``/channels/{channel_id}/messages``."""
-    return set(load_spec()["paths"])
-
-
 def _narrow(errors: Iterator[ValidationError]) -> ValidationError | None:
     """Pick the error a person would want to read first.
 
