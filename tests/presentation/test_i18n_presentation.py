@@ -268,7 +268,7 @@ def test_the_discord_locales_named_are_discord_pys_and_the_openapi_descriptions(
     # description list them.
     from presentation.i18n import DISCORD_LOCALES
 
-    spec = Path(__file__).resolve().parents[2] / "fakediscord" / "spec" / "openapi.json"
+    spec = Path(__file__).resolve().parents[2] / "fakediscord" / "core" / "spec" / "openapi.json"
     described = json.loads(spec.read_text(encoding="utf-8"))["components"]["schemas"][
         "AvailableLocalesEnum"]
     documented = {choice["const"] for choice in described["oneOf"]}
