@@ -23,7 +23,7 @@ COPY app ./app
 COPY cogs ./cogs
 # The Activity's server and its page (.dockerignore leaves out the SDK's build folder).
 COPY web ./web
-COPY flows ./flows
+COPY chat ./chat
 COPY presentation ./presentation
 COPY game ./game
 COPY tables ./tables

@@ -10,12 +10,12 @@ from typing import Any, Final
 import discord
 from discord.ext import commands
 
+from app.game import Game
+from chat.emoji_sync import sync_card_emoji
+from chat.restore import restore_tables
 from cogs.rummy import RummyCog
 from db import Database
 from db.leases import ShardLeases
-from flows.game import Game
-from flows.restore import restore_tables
-from presentation.emoji_sync import sync_card_emoji
 from transport.activity_api import ActivityApi
 from transport.command_sync import sync_global_commands
 from transport.events import ignore_message_traffic, slim_clicked_messages

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from flows.config import GameConfig
+from game.config import GameConfig
 from web.connections import LOOPBACK, Network, networks
 
 

@@ -4,38 +4,39 @@ from __future__ import annotations
 
 import discord
 
+from app.game import Game
+from chat.channel_events import ChannelEvents
+from chat.commands.end import Ending
+from chat.commands.history import History
+from chat.commands.seasons import Seasons
+from chat.commands.settings import ServerSettings
+from chat.commands.stats import Stats
+from chat.dms import Notifier
+from chat.follow_ups import FollowUps
+from chat.hand_messages import HandMessages
+from chat.host_panel import HostPanels
+from chat.lobby import Lobby
+from chat.match_chart import MatchResults
+from chat.router import ComponentRouter, Handlers
+from chat.table_buttons import Play
+from chat.table_refresher import TableRefresher
+from chat.turn_dms import TurnNudges
 from db import Database
-from flows.automation import Automation
-from flows.channels import ChannelEvents
-from flows.config import GameConfig
-from flows.ending import Ending
-from flows.followups import FollowUps
-from flows.game import Game
-from flows.hints import HintBook
-from flows.history import History
-from flows.host_panel import HostPanels
-from flows.lobby import Lobby
-from flows.lobby_seats import LobbySeats
-from flows.moves import Moves
-from flows.nudges import TurnNudges
-from flows.play import Play
-from flows.prefs import PlayerPrefs
-from flows.results import MatchResults
-from flows.router import ComponentRouter, Handlers
-from flows.seasons import Seasons
-from flows.seat_moves import SeatMoves
-from flows.settings import ServerRules
-from flows.stats import Stats
-from flows.table_door import TableDoor
-from flows.tasks import Supervisor
-from flows.watchers import TableWatchers
+from game.config import GameConfig
+from game.engine_moves import Moves
 from game.events import TableEvents
+from game.hints import HintBook
+from game.lobby_seats import LobbySeats
+from game.prefs import PlayerPrefs
+from game.seat_moves import SeatMoves
+from game.server_rules import ServerRules
+from game.tasks import Supervisor
+from game.timers import Automation
 from presentation.card_emoji import CardFaces
-from presentation.hand_messages import HandMessages
-from presentation.notify import Notifier
 from presentation.pacing import RequestBudget
-from presentation.refresh import TableRefresher
 from tables import Stage, Table, TableRegistry, TableWork
+from web.table_door import TableDoor
+from web.watchers import TableWatchers
 
 
 def guild_locale(client: discord.Client, guild_id: int) -> str | None:
@@ -97,8 +98,9 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
     lobby_seats = LobbySeats(config, work, moves, events)
     lobby = Lobby(config, work, lobby_seats, notifier, faces, refresher, panels)
     play = Play(work, seat_moves, tasks, faces, prefs, hand_messages)
-    server_rules = ServerRules(db, tables)
-    stats = Stats(db, server_rules.public_language)
+    server_rules = ServerRules(db)
+    settings = ServerSettings(server_rules, tables)
+    stats = Stats(db, settings.public_language)
     history = History(db, tables, faces)
     for flow in (lobby, play, stats, history):
         flow.bind(handlers)
@@ -107,8 +109,9 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
         work=work, tasks=tasks, moves=moves, refresher=refresher, notifier=notifier,
         hand_messages=hand_messages, automation=automation, lobby=lobby, play=play,
         ending=Ending(work, refresher), stats=stats, server_rules=server_rules,
+        settings=settings, events=events,
         router=ComponentRouter(tables, handlers), channels=channels, history=history,
-        seasons=Seasons(db, server_rules.public_language), results=results,
+        seasons=Seasons(db, settings.public_language), results=results,
         door=TableDoor(seat_moves, lobby_seats, work, prefs, server_rules,
                        lambda guild: guild_locale(client, guild)),
         watchers=watchers, hints=hints,

@@ -12,10 +12,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from chat.commands.options import out_of_range
+from chat.door import ChatDoor
+from chat.router import RESTARTING, Observer, refuse
 from engine import RULE_OPTIONS, RuleOption, RummyError
-from flows.game import Game
-from flows.options import out_of_range
-from flows.router import RESTARTING, Observer, refuse
 from presentation.explain import explain
 from presentation.i18n import LANGUAGES, N_, _, use
 from presentation.render import CHOICE_LABELS
@@ -74,8 +74,8 @@ def with_rule_options(callback: Callback) -> Callback:
 class RummyCog(commands.GroupCog, group_name="rummy", group_description=N_("Play basic Rummy")):
     """Maps each command and click to the flow that answers it."""
 
-    def __init__(self, game: Game) -> None:
-        self.game = game
+    def __init__(self, chat: ChatDoor) -> None:
+        self.chat = chat
         # Told of every command once handled (the bot's metrics), as clicks are.
         self.observe: Observer | None = None
         super().__init__()
@@ -83,7 +83,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=N_("Play
     def _speak_to(self, interaction: Interaction) -> None:
         """Everything this interaction's task writes is in the member's language
         (what the public sees is drawn in the server's, where it is drawn)."""
-        use(self.game.prefs.language(interaction.user.id, interaction.locale))
+        use(self.chat.prefs.language(interaction.user.id, interaction.locale))
 
     def _observed(self, interaction: Interaction, outcome: str) -> None:
         if self.observe is None:
@@ -126,7 +126,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=N_("Play
         data: Any = interaction.data or {}
         values = [str(value) for value in data.get("values", ())]
         self._speak_to(interaction)
-        if self.game.tasks.refusing:
+        if self.chat.tasks.refusing:
             # Nothing new is taken on the way down: the click changes nothing.
             try:
                 await refuse(interaction, _(RESTARTING))
@@ -134,34 +134,34 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=N_("Play
                 release_interaction(interaction)
             return
         try:
-            async with self.game.tasks.handling():
-                await self.game.router.route(interaction, str(data.get("custom_id", "")), values)
+            async with self.chat.tasks.handling():
+                await self.chat.router.route(interaction, str(data.get("custom_id", "")), values)
         finally:
             release_interaction(interaction)
 
     @commands.Cog.listener()
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
-        self.game.channels.messages_deleted(payload.channel_id, [payload.message_id])
+        self.chat.channels.messages_deleted(payload.channel_id, [payload.message_id])
 
     @commands.Cog.listener()
     async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
-        self.game.channels.messages_deleted(payload.channel_id, payload.message_ids)
+        self.chat.channels.messages_deleted(payload.channel_id, payload.message_ids)
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        async with self.game.tasks.handling():
-            await self.game.channels.channel_lost(channel.id)
+        async with self.chat.tasks.handling():
+            await self.chat.channels.channel_lost(channel.id)
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
-        async with self.game.tasks.handling():
-            await self.game.channels.guild_lost(guild.id)
+        async with self.chat.tasks.handling():
+            await self.chat.channels.guild_lost(guild.id)
 
     async def interaction_check(self, interaction: Interaction) -> bool:
         self._speak_to(interaction)
         # Runs before every command of this cog: no command starts once the
         # bot is shutting down, so nothing writes to a closing database.
-        if self.game.tasks.refusing:
+        if self.chat.tasks.refusing:
             await interaction.response.send_message(_(RESTARTING), ephemeral=True)
             return False
         refusal = out_of_range(interaction)
@@ -174,36 +174,36 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=N_("Play
     @with_rule_options
     async def start(self, interaction: Interaction, /, **rules: Any) -> None:
         try:
-            chosen = self.game.server_rules.for_new_game(interaction, rules)
+            chosen = self.chat.settings.for_new_game(interaction, rules)
         except RummyError as error:
             await interaction.response.send_message(explain(error), ephemeral=True)
             return
-        language = self.game.server_rules.language_of(
+        language = self.chat.settings.rules.language_of(
             interaction.guild_id, interaction.guild_locale
         )
         chose = any(value is not None for value in rules.values())
-        async with self.game.tasks.handling():
-            await self.game.lobby.open(interaction, chosen, language, chose_rules=chose)
+        async with self.chat.tasks.handling():
+            await self.chat.lobby.open(interaction, chosen, language, chose_rules=chose)
 
     @app_commands.command(name="help", description=N_("How to play Rummy with this bot"))
     async def help(self, interaction: Interaction) -> None:
-        async with self.game.tasks.handling():
-            await self.game.server_rules.help(interaction)
+        async with self.chat.tasks.handling():
+            await self.chat.settings.help(interaction)
 
     @app_commands.command(name="hand", description=N_("Show your hand (only you see it)"))
     async def hand(self, interaction: Interaction) -> None:
-        async with self.game.tasks.handling():
-            await self.game.play.show_hand_command(interaction)
+        async with self.chat.tasks.handling():
+            await self.chat.play.show_hand_command(interaction)
 
     @app_commands.command(name="rules", description=N_("How Rummy is played here"))
     async def rules(self, interaction: Interaction) -> None:
-        async with self.game.tasks.handling():
-            await self.game.server_rules.show(interaction)
+        async with self.chat.tasks.handling():
+            await self.chat.settings.show(interaction)
 
     @app_commands.command(name="end", description=N_("End the game in this channel"))
     async def end(self, interaction: Interaction) -> None:
-        async with self.game.tasks.handling():
-            await self.game.ending.end(interaction)
+        async with self.chat.tasks.handling():
+            await self.chat.ending.end(interaction)
 
     @app_commands.command(name="leaderboard", description=N_("This server's best Rummy players"))
     @app_commands.describe(
@@ -216,8 +216,8 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=N_("Play
         order: Literal["rating", "wins", "points", "rummies"] | None = None,
         season: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
-        async with self.game.tasks.handling():
-            await self.game.stats.leaderboard(interaction, order, season)
+        async with self.chat.tasks.handling():
+            await self.chat.stats.leaderboard(interaction, order, season)
 
     @app_commands.command(name="history", description=N_("Recent Rummy matches in this server"))
     @app_commands.describe(
@@ -229,8 +229,8 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=N_("Play
         member: discord.Member | None = None,
         page: app_commands.Range[int, 1, 100000] = 1,
     ) -> None:
-        async with self.game.tasks.handling():
-            await self.game.history.command(interaction, member, page)
+        async with self.chat.tasks.handling():
+            await self.chat.history.command(interaction, member, page)
 
     @app_commands.command(
         name="replay", description=N_("Step through a finished hand, move by move")
@@ -245,8 +245,8 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=N_("Play
         match: app_commands.Range[int, 1] | None = None,
         hand: app_commands.Range[int, 1, 1000] | None = None,
     ) -> None:
-        async with self.game.tasks.handling():
-            await self.game.history.replay_command(interaction, match, hand)
+        async with self.chat.tasks.handling():
+            await self.chat.history.replay_command(interaction, match, hand)
 
     # Discord keeps default_member_permissions for top-level commands only: the
     # flow checks Manage Server itself.
@@ -257,14 +257,14 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=N_("Play
     async def season_end(
         self, interaction: Interaction, name: app_commands.Range[str, 1, 100] | None = None
     ) -> None:
-        async with self.game.tasks.handling():
-            await self.game.seasons.end(interaction, name)
+        async with self.chat.tasks.handling():
+            await self.chat.seasons.end(interaction, name)
 
     @app_commands.command(name="stats", description=N_("A player's Rummy figures in this server"))
     @app_commands.describe(member=N_("Whose figures (default: yours)"))
     async def stats(self, interaction: Interaction, member: discord.Member | None = None) -> None:
-        async with self.game.tasks.handling():
-            await self.game.stats.player(interaction, member)
+        async with self.chat.tasks.handling():
+            await self.chat.stats.player(interaction, member)
 
     @app_commands.command(name="language", description="The language the bot speaks to you")
     @app_commands.describe(language="Leave it out to follow your Discord app's language")
@@ -272,8 +272,8 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=N_("Play
         language=[app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()]
     )
     async def language(self, interaction: Interaction, language: str | None = None) -> None:
-        async with self.game.tasks.handling():
-            await self.game.play.language_command(interaction, language)
+        async with self.chat.tasks.handling():
+            await self.chat.play.language_command(interaction, language)
 
     @app_commands.command(name="settings", description=N_("Set this server's default house rules"))
     @app_commands.describe(language=N_("The language of the public tables in this server"))
@@ -284,5 +284,5 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=N_("Play
     async def settings(
         self, interaction: Interaction, /, *, language: str | None = None, **rules: Any
     ) -> None:
-        async with self.game.tasks.handling():
-            await self.game.server_rules.change(interaction, {**rules, "language": language})
+        async with self.chat.tasks.handling():
+            await self.chat.settings.change(interaction, {**rules, "language": language})

@@ -5,8 +5,8 @@ how it waits for the table: under the table's lock, or, for a look that
 changes nothing, once the table's changes are saved. The gate waits as it
 says, then checks, in this order and with the table settled, that the game
 is still the channel's and that the asker may: each refusal is worded here,
-once. What the action then does is its own function's (``flows.seat_moves``,
-``flows.lobby_seats``); how a refusal is shown is the door's.
+once. What the action then does is its own function's (``game.seat_moves``,
+``game.lobby_seats``); how a refusal is shown is the door's.
 """
 
 from __future__ import annotations

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from engine import Card, HandOutcome, Phase
-from game.seat_view import Status
 from presentation.i18n import _
+
+from .seat_view import Status
 
 
 def waiting_text(status: Status, names: Mapping[str, str]) -> str:

@@ -2,8 +2,8 @@
 
 A declaration says what its custom id looks like, which message it belongs
 on, who may press it and whether pressing it changes the table; the buttons
-are built from it (``presentation.components``) and clicks are routed by it
-(``flows.router``, which binds each action to its handler).
+are built from it (``chat.messages.components``) and clicks are routed by it
+(``chat.router``, which binds each action to its handler).
 
 Custom id: ``rummy:<action>:<scope>[:<arg>]``. The scope of a table's control
 is its channel and the game's id (``<channel>-<game>``), so a control of a
@@ -154,7 +154,7 @@ WHY = ComponentAction("why", Place.HAND, Who.SEATED, locking=Locking.LOOK, inten
 LEADERBOARD_PAGE = ComponentAction("lb", Place.LEADERBOARD, locking=Locking.LOOK)
 
 # The history's controls: the scope is the server, the argument says what is
-# shown (``presentation.history``); what it shows is read from the database
+# shown (``chat.messages.history_layout``); what it shows is read from the database
 # for the server the click comes from.
 HISTORY_PAGE = ComponentAction("hist", Place.HISTORY, locking=Locking.LOOK)
 HISTORY_MATCH = ComponentAction("hmatch", Place.HISTORY, locking=Locking.LOOK)

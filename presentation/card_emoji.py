@@ -1,6 +1,6 @@
 """Cards as the bot's own emojis, and as text wherever those are missing.
 
-The faces are uploaded at start-up (``presentation.emoji_sync``); until that
+The faces are uploaded at start-up (``chat.emoji_sync``); until that
 is done, or if Discord refused, every card is written as text (``10♥``):
 nothing depends on the pictures.
 """

@@ -27,7 +27,7 @@ from .i18n import DOMAIN, ENGLISH, LANGUAGES, LOCALES
 
 ROOT = Path(__file__).resolve().parents[1]
 # The product's packages: tests and tools say nothing to players.
-SOURCES = ("bot.py", "app", "cogs", "flows", "presentation", "game", "tables", "transport",
+SOURCES = ("bot.py", "app", "cogs", "chat", "web", "game", "presentation", "tables", "transport",
            "engine", "db")
 KEYWORDS = {"_": None, "n_": (1, 2), "N_": None, "NP_": (1, 2)}
 # Card ranks a language may write otherwise (German B, D, K, A); numbers stay.

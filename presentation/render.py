@@ -149,7 +149,7 @@ def piles_text(top: str | None, pile: int, back: str, stock: int) -> str:
 
 
 # --- DMs -------------------------------------------------------------------------
-# Drawn in the language of the seat they go to (``presentation.notify``).
+# Drawn in the language of the seat they go to (``chat.dms``).
 def dealt_dm(
     table: Table, key: str, channel_mention: str, faces: CardFaces = TEXT_CARDS
 ) -> str:

@@ -210,7 +210,7 @@ class HandMessage:
 
 @dataclass
 class HostPanel:
-    """The host's latest ephemeral lobby controls (``flows.host_panel``): the
+    """The host's latest ephemeral lobby controls (``chat.host_panel``): the
     handle of the interaction that made or last answered it, so that it follows
     the lobby, for 15 minutes after ``opened_at``."""
 
@@ -522,7 +522,7 @@ class Table:
             dm_closed_told={int(u) for u in data.get("dm_closed_told", [])},
             next_cpu_number=int(data.get("next_cpu_number", 1)),
             # Tables saved before games had ids get one; their messages are
-            # redrawn with it at start-up (flows.restore).
+            # redrawn with it at start-up (chat.restore).
             game_id=str(data.get("game_id") or new_game_id()),
             invited=[int(user) for user in data.get("invited", [])],
             # Tables saved before hands were taped have none: their hands are

@@ -25,10 +25,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # The Bot, built and wired in setup_hook; beside it, never imported by it,
     # the Discord stand-in that local play and the tests run it on.
     ("app", "fakediscord"),
-    ("cogs", "web"),  # slash commands and component ids; the Activity's HTTP -> flows
-    ("flows",),  # what happens on a click, a command or a timer
-    ("game",),  # what a seat may do and see, and what the game tells the doors
-    ("presentation",),  # Discord output, never a state change
+    ("cogs",),  # discord.py's entry point: the slash commands, handed to the chat
+    # The two doors to one game: neither imports the other.
+    ("chat", "web"),  # the chat's buttons, messages and DMs; the Activity's pages
+    ("game",),  # what a seat may do and see, one gate, and what the game tells the doors
+    ("presentation",),  # the words and pictures both doors show
     ("tables",),  # table state, locks, the unit of work
     ("transport",),  # discord.py's private parts
     ("engine", "db"),  # pure rules; storage
@@ -61,6 +62,9 @@ class Module:
     imports: set[str] = field(default_factory=set)
     # Top-level names of third-party modules imported when it is loaded.
     external: set[str] = field(default_factory=set)
+    # The same two, without the imports made for the type checker alone.
+    run_time_imports: set[str] = field(default_factory=set)
+    run_time_external: set[str] = field(default_factory=set)
     # (line, what) of imports of project modules made inside a function.
     late_imports: list[tuple[int, str]] = field(default_factory=list)
     # (line, what) of private names taken from another project module.
@@ -113,17 +117,23 @@ def _measure(module: Module) -> None:
     visit(ast.parse(source), "")
 
 
-def _walk_with_depth(node: ast.AST, in_function: bool = False) -> Iterator[tuple[ast.AST, bool]]:
+def _walk_with_depth(
+    node: ast.AST, in_function: bool = False, for_types: bool = False
+) -> Iterator[tuple[ast.AST, bool, bool]]:
+    """Every node, whether it is inside a function, and whether inside an
+    ``if TYPE_CHECKING:`` block (imported for the type checker alone)."""
     for child in ast.iter_child_nodes(node):
-        yield child, in_function
+        yield child, in_function, for_types
         inside = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
-        yield from _walk_with_depth(child, inside)
+        typing_only = for_types or (
+            isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test))
+        yield from _walk_with_depth(child, inside, typing_only)
 
 
 def _read_imports(module: Module, modules: dict[str, Module]) -> None:
     tree = ast.parse(module.path.read_text(encoding="utf-8"))
     package = module.name if module.is_package else module.name.rpartition(".")[0]
-    for node, in_function in _walk_with_depth(tree):
+    for node, in_function, for_types in _walk_with_depth(tree):
         targets: list[str] = []
         relative = False
         if isinstance(node, ast.Import):
@@ -153,19 +163,23 @@ def _read_imports(module: Module, modules: dict[str, Module]) -> None:
             if not any(name == top or name.startswith(top + ".") for name in modules):
                 if not in_function:
                     module.external.add(top)
+                    if not for_types:
+                        module.run_time_external.add(top)
                 continue
             if in_function:
                 module.late_imports.append((node.lineno, target))
                 continue
-            module.imports.add(target)
+            found = {target}
             if not relative and top != module.package:
                 # Importing a.b.c from outside runs a and a.b first.
                 pieces = target.split(".")
-                module.imports.update(
-                    ".".join(pieces[:i]) for i in range(1, len(pieces)) if ".".join(pieces[:i])
-                )
-    module.imports &= set(modules)
-    module.imports.discard(module.name)
+                found.update(".".join(pieces[:i]) for i in range(1, len(pieces)))
+            module.imports |= found
+            if not for_types:
+                module.run_time_imports |= found
+    for names in (module.imports, module.run_time_imports):
+        names &= set(modules)
+        names.discard(module.name)
 
 
 def layer_of(package: str) -> int | None:
@@ -280,10 +294,37 @@ def long_functions(
     ]
 
 
+# The Activity's door: its server, and what it needs of the game, loaded
+# without discord.py, but for the client that signs its members in with Discord.
+ACTIVITY_DOOR = "web"
+ACTIVITY_SIGN_IN = {"transport.activity_api"}
+
+
+def loaded_with(modules: dict[str, Module], package: str) -> set[str]:
+    """Every project module that loading ``package``'s modules loads at run time."""
+    seen: set[str] = set()
+    waiting = [name for name in modules if modules[name].package == package]
+    while waiting:
+        name = waiting.pop()
+        if name not in seen:
+            seen.add(name)
+            waiting.extend(modules[name].run_time_imports)
+    return seen
+
+
+def activity_discord_violations(modules: dict[str, Module]) -> list[str]:
+    return [
+        f"{name} imports discord, and the Activity's door loads it"
+        for name in sorted(loaded_with(modules, ACTIVITY_DOOR))
+        if "discord" in modules[name].run_time_external and name not in ACTIVITY_SIGN_IN
+    ]
+
+
 CHECKS = {
     "cycles": lambda modules: [" -> ".join(group) for group in cycles(modules)],
     "layers": layering_violations,
     "purity": purity_violations,
+    "the Activity without discord.py": activity_discord_violations,
     "late imports": late_import_violations,
     "private names": private_name_violations,
     "module size": long_modules,
@@ -299,8 +340,8 @@ def project() -> dict[str, Module]:
 def test_the_graph_covers_every_package(project: dict[str, Module]) -> None:
     packages = {module.package for module in project.values()}
     assert packages == {name for layer in LAYERS for name in layer}
-    assert "flows.router" in project and "engine.hand" in project
-    assert {"tables", "presentation.actions", "flows.router"} <= project["flows.lobby"].imports
+    assert "chat.router" in project and "engine.hand" in project
+    assert {"tables", "presentation.actions", "chat.router"} <= project["chat.lobby"].imports
 
 
 def test_mypy_checks_every_package() -> None:
@@ -339,8 +380,8 @@ def test_a_planted_cycle_is_found(tmp_path: Path) -> None:
 
 
 def test_a_planted_upward_import_is_found(tmp_path: Path) -> None:
-    modules = plant(tmp_path, {"tables/a.py": "from flows.b import x\n", "flows/b.py": "x = 1\n"})
-    assert CHECKS["layers"](modules) == ["tables.a imports flows.b: not a lower layer"]
+    modules = plant(tmp_path, {"tables/a.py": "from game.b import x\n", "game/b.py": "x = 1\n"})
+    assert CHECKS["layers"](modules) == ["tables.a imports game.b: not a lower layer"]
 
 
 def test_a_planted_sideways_import_is_found(tmp_path: Path) -> None:
@@ -365,11 +406,11 @@ def test_a_planted_import_inside_a_function_is_found(tmp_path: Path) -> None:
     modules = plant(
         tmp_path,
         {
-            "flows/a.py": "def f():\n    from tables.b import x\n    import json\n",
+            "game/a.py": "def f():\n    from tables.b import x\n    import json\n",
             "tables/b.py": "x = 1\n",
         },
     )
-    assert CHECKS["late imports"](modules) == ["flows.a:2 imports tables.b inside a function"]
+    assert CHECKS["late imports"](modules) == ["game.a:2 imports tables.b inside a function"]
 
 
 def test_a_planted_private_name_is_found(tmp_path: Path) -> None:
@@ -390,20 +431,20 @@ def test_a_planted_long_function_is_found(tmp_path: Path) -> None:
     modules = plant(
         tmp_path,
         {
-            "flows/a.py": "class C:\n"
+            "game/a.py": "class C:\n"
             "    async def long(self):\n" + body + "        return x\n"
             "    def fits(self):\n" + body + "\n",
-            "flows/b.py": "def outer():\n    def inner():\n" + body + "        return x\n",
+            "game/b.py": "def outer():\n    def inner():\n" + body + "        return x\n",
         },
     )
     assert CHECKS["function size"](modules) == [
-        "flows.a:2 C.long has 81 lines, more than 80",
-        "flows.b:1 outer has 82 lines, more than 80",
-        "flows.b:2 outer.inner has 81 lines, more than 80",
+        "game.a:2 C.long has 81 lines, more than 80",
+        "game.b:1 outer has 82 lines, more than 80",
+        "game.b:2 outer.inner has 81 lines, more than 80",
     ]
-    assert long_functions(modules, allowed={"flows.a.C.long": "one table of ..."}) == [
-        "flows.b:1 outer has 82 lines, more than 80",
-        "flows.b:2 outer.inner has 81 lines, more than 80",
+    assert long_functions(modules, allowed={"game.a.C.long": "one table of ..."}) == [
+        "game.b:1 outer has 82 lines, more than 80",
+        "game.b:2 outer.inner has 81 lines, more than 80",
     ]
 
 
@@ -438,3 +479,38 @@ def test_a_planted_long_script_is_found(tmp_path: Path) -> None:
     (tmp_path / "web" / "vendor").mkdir()
     (tmp_path / "web" / "vendor" / "sdk.js").write_text("let x = 1;\n" * 5000)
     assert long_scripts(scripts(tmp_path)) == ["web/long.js has 601 lines, more than 600"]
+
+
+def test_a_door_reaching_into_the_other_or_the_game_into_a_door_is_found(tmp_path: Path) -> None:
+    modules = plant(
+        tmp_path,
+        {
+            "chat/a.py": "from web.b import x\n",
+            "web/b.py": "x = 1\n",
+            "game/c.py": "from chat.a import x\n",
+        },
+    )
+    assert CHECKS["layers"](modules) == [
+        "chat.a imports web.b: not a lower layer",
+        "game.c imports chat.a: not a lower layer",
+    ]
+
+
+def test_discord_loaded_by_the_activitys_door_is_found_but_for_its_sign_in(
+    tmp_path: Path,
+) -> None:
+    modules = plant(
+        tmp_path,
+        {
+            "web/server.py": "import game.moves\nimport transport.activity_api\n",
+            "game/moves.py": "from typing import TYPE_CHECKING\nimport presentation.words\n"
+            "if TYPE_CHECKING:\n    import transport.private\n",
+            "presentation/words.py": "import discord\n",
+            "transport/activity_api.py": "import discord\n",
+            "transport/private.py": "import discord\n",
+        },
+    )
+    # The sign-in client may, and a type-only import loads nothing.
+    assert CHECKS["the Activity without discord.py"](modules) == [
+        "presentation.words imports discord, and the Activity's door loads it"
+    ]

@@ -10,7 +10,7 @@ named in the order of what refers to what; two files that refer to each
 other could never be named, and are an error.
 
 ``protocol.js`` is written here, not kept: the page protocol's names, from
-``presentation.page_protocol``, its one owner.
+``web.page_protocol``, its one owner.
 
 The page starts its modules from an inline script (see ``index.html``), which
 needs the modules' hashed names and what each imports: ``@module-graph`` in
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
-from presentation.page_protocol import described
+from .page_protocol import described
 
 STATIC = Path(__file__).resolve().parent / "static"
 REFERENCE = re.compile(r"@asset\(([\w./-]+)\)")
@@ -42,7 +42,7 @@ TEXT_KINDS = (".css", ".js", ".html", ".svg", ".txt")
 
 
 def protocol_module() -> bytes:
-    """The page's module of the protocol's names (``presentation.page_protocol``)."""
+    """The page's module of the protocol's names (``web.page_protocol``)."""
     lines = ["// Written by the bot's server from its page protocol: do not edit.\n"]
     for name, value in described().items():
         lines.append(f"export const {name} = Object.freeze({json.dumps(value, sort_keys=True)});\n")

@@ -16,9 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from presentation.page_protocol import EMOTES, REACTION
-
 from .limits import KeyedBuckets
+from .page_protocol import EMOTES, REACTION
 
 BURST = 3
 RATE = 0.5  # one every two seconds, once the burst is spent

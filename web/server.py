@@ -28,8 +28,6 @@ from typing import Any
 
 from aiohttp import web
 
-from flows.table_door import TableDoor
-from flows.watchers import TableWatchers
 from transport.activity_api import (
     ActivityApi,
     ActivityInstance,
@@ -38,8 +36,8 @@ from transport.activity_api import (
     Misconfigured,
     NotAuthorised,
 )
+from web import assets
 
-from . import assets
 from .connections import (
     LOOPBACK,
     REQUEST_WITHIN,
@@ -54,7 +52,9 @@ from .reactions import Reactions
 from .relay import Relays
 from .sessions import Session, Sessions
 from .socket import MAX_FRAME, NOT_IN_INSTANCE, Participant, SeenIntents
+from .table_door import TableDoor
 from .visitor_log import quiet_visitor_log
+from .watchers import TableWatchers
 
 log = logging.getLogger(__name__)
 

@@ -34,9 +34,8 @@ from typing import Any
 import aiohttp
 from aiohttp import WSMsgType, web
 
-from flows.table_door import TableDoor
-from flows.watchers import TableWatchers
-from presentation.page_protocol import (
+from .limits import Bucket
+from .page_protocol import (
     CLOSE_CODES,
     CLOSING,
     DUPLICATE,
@@ -52,12 +51,12 @@ from presentation.page_protocol import (
     answer_frame,
     changes_table,
 )
-
-from .limits import Bucket
 from .pages import OpenPages
 from .reactions import Reactions
 from .relay import TRY_AGAIN, Relays, carry_down
 from .sessions import Session, SessionRefused, Sessions
+from .table_door import TableDoor
+from .watchers import TableWatchers
 
 log = logging.getLogger(__name__)
 

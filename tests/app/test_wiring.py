@@ -7,9 +7,9 @@ from pathlib import Path
 import discord
 
 from app.wiring import build_game
+from chat.router import Handlers
 from db import Database
-from flows.config import GameConfig
-from flows.router import Handlers
+from game.config import GameConfig
 from presentation.actions import ACTIONS
 
 

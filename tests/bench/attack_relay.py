@@ -54,12 +54,12 @@ import aiohttp
 from fakediscord.core.actors import Actor
 from fakediscord.core.server import FakeDiscord
 from fakediscord.core.world import Channel, Guild
-from presentation.page_protocol import CLOSE_CODES
 from tests.bot.harness import TablePlayer
 from tests.bot.test_standby import deal_and_draw, until_logged
 from tests.bot_process import ANSI, BotProcess
 from tests.ports import free_port
 from tests.postgres_server import PostgresServer
+from web.page_protocol import CLOSE_CODES
 
 from .load import LoadOptions, make_emulator
 

@@ -66,9 +66,9 @@ async def build_saved_tables(
 ) -> None:
     """Save one live table per channel of ``scene``, as a running bot would have."""
     # The bot's own modules: the saved state is exactly what the bot writes.
+    from chat.messages.table_layout import public_layout
     from db import Database
     from presentation.card_emoji import CardFaces
-    from presentation.table_message import public_layout
     from tables import Seat, Stage, Table
     from tables.records import live_table
 

@@ -13,7 +13,7 @@ import aiohttp
 from app.settings import ActivitySettings
 from bot import RummyBot
 from fakediscord import Actor, FakeDiscord
-from flows.config import GameConfig
+from game.config import GameConfig
 
 from .conftest import FAST, LaunchBot, Server
 from .harness import TablePlayer

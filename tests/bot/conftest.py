@@ -14,7 +14,7 @@ import pytest
 from bot import RummyBot, Settings
 from fakediscord import Actor, BotRunner, ErrorLog, FakeDiscord
 from fakediscord.core.world import Channel, Guild
-from flows.config import GameConfig
+from game.config import GameConfig
 from tests.conftest import StartBot
 
 from .harness import TablePlayer

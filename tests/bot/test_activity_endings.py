@@ -11,7 +11,7 @@ from typing import Any
 from bot import RummyBot
 from engine.cards import full_deck
 from presentation.i18n import LANGUAGES
-from presentation.page_protocol import described
+from web.page_protocol import described
 
 from .activity_pages import Participant, heads_up, launch_with_activity, open_page
 from .conftest import LaunchBot, Server, StopBot

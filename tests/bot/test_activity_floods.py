@@ -15,7 +15,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-import flows.hints
+import game.hints
 from bot import RummyBot
 from engine import Action, HandView
 from tables.tapes import RecordSource
@@ -139,14 +139,14 @@ async def test_the_expert_thinking_over_a_hint_holds_up_no_move(
 ) -> None:
     gate = threading.Event()
     thinking = threading.Event()
-    real = flows.hints._think
+    real = game.hints._think
 
     def slow_think(view: HandView, source: RecordSource, seed: str) -> Action:
         thinking.set()
         gate.wait(10)
         return real(view, source, seed)
 
-    monkeypatch.setattr(flows.hints, "_think", slow_think)
+    monkeypatch.setattr(game.hints, "_think", slow_think)
     _bot, first, page = await first_player_page(server, launch, pages)
     try:
         assert page.ws is not None

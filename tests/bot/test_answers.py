@@ -8,7 +8,7 @@ import discord
 import pytest
 from discord.utils import MISSING
 
-from presentation.components import Controls, button
+from chat.messages.components import Controls, button
 from transport.callbacks import message_data
 
 from .conftest import LaunchBot, Server

@@ -85,7 +85,7 @@ def emoji_attempts(server: Server) -> int:
 
 
 def emoji_warnings(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
-    return [r for r in caplog.records if r.name == "presentation.emoji_sync"
+    return [r for r in caplog.records if r.name == "chat.emoji_sync"
             and r.levelno >= logging.WARNING]
 
 

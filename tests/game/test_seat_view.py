@@ -4,7 +4,7 @@ seat should read them, the legal moves and why a pick is none."""
 from __future__ import annotations
 
 from engine import Action, Card, Discard, DrawStock, IllegalMoveError, Phase, TakeDiscard
-from flows.moves import Moves
+from game.engine_moves import Moves
 from game.seat_view import SINCE_LINES, TWO_CARDS, SeatView, Since
 from tables import LogLine, Table
 from tests.tables.helpers import playing_table

@@ -10,8 +10,8 @@ import pytest
 from babel.messages.catalog import Catalog, Message
 
 from app.commands_text import command_texts
+from chat.messages.history_layout import signed
 from presentation.catalogues import missing, read, template
-from presentation.history import signed
 from presentation.i18n import ENGLISH, LANGUAGES, language_for, n_, number, speaking
 
 TRANSLATED = [code for code in LANGUAGES if code != ENGLISH]

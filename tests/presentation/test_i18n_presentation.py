@@ -19,20 +19,20 @@ from typing import Any
 import discord
 import pytest
 
+from chat.messages.components import host_controls, lobby_controls
+from chat.messages.hand_layout import HandLayout, hand_layout, settings_layout
+from chat.messages.history_layout import entry_line, ordinal_place, signed
+from chat.messages.host_panel_layout import host_panel_layout
+from chat.messages.layouts import Layout
+from chat.messages.ratings_layout import rating_embed, result_text
+from chat.messages.scores_layout import leaderboard_embed, stats_embed
+from chat.messages.table_layout import lobby_layout, playing_layout, result_layout
 from db import HistoryEntry, HistorySeat, LeaderboardPage, PlayerStats, RatingPage, Season
 from engine import AceRule, Card, EmptyStock, Hints, HouseRules, Termination
 from engine.scoring import HandOutcome
 from presentation import i18n
-from presentation.components import host_controls, lobby_controls
-from presentation.hand_message import HandLayout, hand_layout, settings_layout
-from presentation.history import entry_line, ordinal_place, signed
-from presentation.host_panel import host_panel_layout
 from presentation.i18n import card_text, speaking
-from presentation.layouts import Layout
-from presentation.ratings import rating_embed, result_text
 from presentation.render import TEXT_CARDS, help_text, rules_text, turn_dm
-from presentation.scores import leaderboard_embed, stats_embed
-from presentation.table_message import lobby_layout, playing_layout, result_layout
 from tables import Stage, Table
 from tests.tables.helpers import crowded_table, playing_table
 

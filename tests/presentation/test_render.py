@@ -2,11 +2,11 @@ import json
 
 import pytest
 
+from chat.messages.scores_layout import stats_embed
 from db import PlayerStats
 from engine import Card, HouseRules, RummyError
-from flows.settings import merge_rules
+from game.server_rules import merge_rules
 from presentation import render
-from presentation.scores import stats_embed
 
 
 def _all_text(embed_dict: dict) -> str:  # type: ignore[type-arg]

@@ -12,7 +12,7 @@ from engine import Discard, HouseRules
 from engine.ai import choose_action
 from engine.replay import run
 from engine.tape import HandTape, decode_move, encode_move
-from flows.moves import Moves
+from game.engine_moves import Moves
 from tables import Stage, Table
 from tables.records import match_record
 from tables.tapes import finished_tapes

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from presentation.actions import INTENTS
-from presentation.page_protocol import CLOSE_CODES, VERSION
 from web.assets import AssetError, inline_script_hashes, load
+from web.page_protocol import CLOSE_CODES, VERSION
 
 
 def write(root: Path, files: dict[str, str]) -> None:

@@ -1,0 +1,88 @@
+"""Leaderboards and player figures as embeds."""
+
+from __future__ import annotations
+
+import discord
+
+from db import LeaderboardPage, PlayerStats
+from presentation.i18n import N_, _, n_, number
+from tables.names import shown_name
+
+# What each leaderboard order ranks by, said under its title.
+ORDERS: dict[str, str] = {
+    "wins": N_("Ranked by matches won."),
+    "points": N_("Ranked by points."),
+    "rummies": N_("Ranked by rummies."),
+}
+
+
+def leaderboard_embed(page: LeaderboardPage, order: str, guild_name: str) -> discord.Embed:
+    embed = discord.Embed(
+        title=_("Rummy leaderboard — {server}", server=guild_name),
+        description=_(ORDERS[order]) if order in ORDERS else order,
+        colour=discord.Colour.gold(),
+    )
+    if not page.rows:
+        embed.description = _(
+            "No finished games in this server yet. `/rummy start` to play one!"
+        )
+        return embed
+    lines = [leaderboard_line(row) for row in page.rows]
+    embed.add_field(name=_("Players"), value="\n".join(lines), inline=False)
+    embed.set_footer(text=page_footer(page.page, page.pages, page.total_players))
+    return embed
+
+
+def leaderboard_line(row: PlayerStats) -> str:
+    # Translators: "3/5 matches won": {won} of {n} matches played.
+    matches = n_(
+        "{won}/{n} matches won", "{won}/{n} matches won", row.matches_played,
+        won=number(row.matches_won),
+    )
+    return _(
+        "**{rank}.** {name} — {matches}, {hands}, {points}, {rummies}",
+        rank=number(row.rank),
+        name=shown_name(row.name),
+        matches=matches,
+        hands=n_("{n} hand", "{n} hands", row.hands_won),
+        points=n_("{n} point", "{n} points", row.points),
+        rummies=n_("{n} rummy", "{n} rummies", row.rummies),
+    )
+
+
+def page_footer(page: int, pages: int, players: int) -> str:
+    """Which page of a leaderboard this is, of how many players."""
+    return n_(
+        "Page {page} of {pages} · {n} player",
+        "Page {page} of {pages} · {n} players",
+        players,
+        page=number(page),
+        pages=number(pages),
+    )
+
+
+def stats_embed(stats: PlayerStats | None, name: str) -> discord.Embed:
+    if stats is None:
+        return discord.Embed(
+            title=_("Rummy stats — {name}", name=shown_name(name)),
+            description=_(
+                "{name} has not finished a game in this server yet.", name=shown_name(name)
+            ),
+            colour=discord.Colour.blurple(),
+        )
+    embed = discord.Embed(
+        title=_("Rummy stats — {name}", name=shown_name(stats.name)),
+        colour=discord.Colour.blurple(),
+    )
+    # A rank by wins means something only once there is a win to rank.
+    rank = f"#{number(stats.rank)}" if stats.matches_won else _("no wins yet")
+    embed.add_field(name=_("Rank (by wins)"), value=rank)
+    embed.add_field(
+        name=_("Matches"),
+        value=_("{won} won of {played}", won=number(stats.matches_won),
+                played=number(stats.matches_played)),
+    )
+    embed.add_field(name=_("Hands won"), value=number(stats.hands_won))
+    embed.add_field(name=_("Points"), value=number(stats.points))
+    embed.add_field(name=_("Rummies"), value=number(stats.rummies))
+    return embed
