@@ -49,7 +49,7 @@ SHOWING_FAILED = N_(
     "That was done, but I could not show it to you: press **{show_hand}** on the table "
     "to see where things stand."
 )
-EARLIER_HAND = N_("That was from an earlier game: here is your hand in this one.")
+HAND_OF_EARLIER_GAME = N_("That was from an earlier game: here is your hand in this one.")
 EARLIER_GAME = N_(
     "That button is from an earlier game in this channel: use the current game's table "
     "(Show hand opens your hand)."
@@ -207,7 +207,8 @@ class ComponentRouter:
             if parsed.action.place is Place.HAND and table.seat_of_user(interaction.user.id):
                 # A seated player's hand message from an earlier game heals
                 # into this game's hand.
-                await self._answer_refusal(interaction, table, parsed.action, _(EARLIER_HAND))
+                await self._answer_refusal(interaction, table, parsed.action,
+                                          _(HAND_OF_EARLIER_GAME))
             else:
                 await refuse(interaction, _(EARLIER_GAME))
             return
