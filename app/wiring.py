@@ -20,6 +20,7 @@ from chat.match_chart import MatchResults
 from chat.router import ComponentRouter, Handlers
 from chat.table_buttons import Play
 from chat.table_refresher import TableRefresher
+from chat.table_side import saved_beside, undo_point
 from chat.turn_dms import TurnNudges
 from db import Database
 from game.config import GameConfig
@@ -66,7 +67,9 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
     events = TableEvents()
     results = MatchResults(client, db, budget, tasks)
     watchers = TableWatchers()  # the Activity's pages, told of changes by any door
-    work = TableWork(db, tables, events.after_save)
+    # The chat's messages and closed DMs are saved in the table's row, and
+    # the message's id put back with a change undone.
+    work = TableWork(db, tables, events.after_save, door_state=saved_beside, door_undo=undo_point)
     automation = Automation(config, tables, work, moves, tasks, events)
     nudges = TurnNudges(notifier, config.turn_nudge_after, lambda user: prefs.of(user).turn_dm)
     panels = HostPanels(tasks)  # the lobby host's own controls

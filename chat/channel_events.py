@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from tables import NotSaved, Table, TableWork
 
 from .table_refresher import TableRefresher
+from .table_side import chat_side
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +25,7 @@ class ChannelEvents:
 
     def messages_deleted(self, channel_id: int, message_ids: Iterable[int]) -> None:
         table = self.tables.get(channel_id)
-        if table is not None and table.message_id in set(message_ids):
+        if table is not None and chat_side(table).message_id in set(message_ids):
             log.info("the table message in channel %s was deleted; posting it again", channel_id)
             self.refresher.move(table)
 

@@ -25,6 +25,8 @@ from presentation.labels import SHOW_HAND_LABEL
 from presentation.pacing import LATER, RequestBudget
 from tables import Seat, Table
 
+from .table_side import chat_side
+
 log = logging.getLogger(__name__)
 
 Spawn = Callable[[Coroutine[Any, Any, Any], str], Any]
@@ -103,15 +105,16 @@ class Notifier:
                 return None
             jump = (
                 f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/"
-                f"{table.message_id}"
+                f"{chat_side(table).message_id}"
             )
             with speaking(seat_language(table, key)):
-                return render.turn_dm(table, key, jump, self.faces)
+                return render.turn_dm(table, key, jump, faces=self.faces,
+                                      hand_open=chat_side(table).hand_open(key))
 
         self._post(table, (seat.user_id, table.channel_id, "turn"), text)
 
     def _post(self, table: Table, slot: Slot, text: Callable[[], str | None]) -> None:
-        if slot[0] in table.dm_closed:
+        if slot[0] in chat_side(table).dm_closed:
             return
         self._waiting[slot] = (table, text)
         if self._drainer is None or self._drainer.done():
@@ -125,7 +128,7 @@ class Notifier:
                 slot = next(iter(self._waiting))
                 table, text = self._waiting.pop(slot)
                 body = text()  # None: no longer true (the turn passed, a new hand)
-                if body is not None and slot[0] not in table.dm_closed:
+                if body is not None and slot[0] not in chat_side(table).dm_closed:
                     self.spawn(self._deliver(table, slot[0], body), f"dm-{slot[2]}")
                     break
 
@@ -134,7 +137,7 @@ class Notifier:
             channel = await self._dm_channel(user_id)
             await channel.send(text)
         except discord.Forbidden:
-            table.dm_closed.add(user_id)
+            chat_side(table).dm_closed.add(user_id)
         except discord.HTTPException:
             log.warning("DM to %s failed", user_id, exc_info=True)
 

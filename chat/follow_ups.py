@@ -18,6 +18,7 @@ from .hand_messages import HandMessages
 from .host_panel import HostPanels
 from .match_chart import MatchResults
 from .table_refresher import TableRefresher
+from .table_side import chat_side
 from .turn_dms import TurnNudges
 
 # How the chat names itself to the game (``Ask.door``).
@@ -51,7 +52,7 @@ class FollowUps:
         if isinstance(event, Saved):
             self.after_save(table, event.follow_up)
         elif isinstance(event, Moved):
-            if event.seat in table.hand_messages:
+            if event.seat in chat_side(table).hand_messages:
                 # The player's hand message shows their own move at once.
                 self.tasks.spawn(self.hand_messages.refresh(table, event.seat), "hand-refresh")
         elif isinstance(event, Opened):
@@ -69,7 +70,7 @@ class FollowUps:
         without its buttons (a click in the chat has done that already), the
         new one goes on a fresh message, and every player is sent their cards."""
         if event.finished is not None:
-            finished_message = table.message_id
+            finished_message = chat_side(table).message_id
             if event.asked_by != CHAT and finished_message is not None:
                 with speaking(table.language):
                     layout = result_layout(table, event.finished, self.faces, dealt_on=True,

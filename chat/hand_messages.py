@@ -2,7 +2,7 @@
 
 A hand message is ephemeral: only the interaction that answered with it can
 edit it, for 15 minutes. The table keeps that interaction's handle
-(``Table.hand_messages``); this edits through it, and forgets a message
+(``chat.table_side``); this edits through it, and forgets a message
 that can no longer be edited. Every open message follows the game: the
 player whose turn comes at once, the others a moment later, each edit
 showing the table as it is when its turn comes, so that a quick run of moves
@@ -24,8 +24,10 @@ from chat.messages.layouts import Layout
 from presentation.card_emoji import CardFaces
 from presentation.i18n import seat_language, speaking
 from presentation.pacing import FOLLOW_AFTER, QUIET_FOLLOW_AFTER
-from tables import HandMessage, Stage, Table, TableRegistry
+from tables import Stage, Table, TableRegistry
 from transport.tokens import TOKEN_LIFETIME
+
+from .table_side import HandMessage, chat_side
 
 # Hand-message edits in flight at once. Each takes a few milliseconds on an
 # idle bot, so four keep up with a thousand quiet tables.
@@ -93,7 +95,7 @@ class HandMessages:
     def behind(self, table: Table) -> list[str]:
         """The players whose open hand message does not show the table as it is."""
         return [
-            key for key, message in table.hand_messages.items()
+            key for key, message in chat_side(table).hand_messages.items()
             if message.on_hand and message.shows != table.changes
         ]
 
@@ -141,11 +143,12 @@ class HandMessages:
         sit screens up, behind the finished hand and the new table. A message
         whose token is about to lapse is left to ``pause_expiring``."""
         now = time.time()
-        for key, message in list(table.hand_messages.items()):
+        hands = chat_side(table).hand_messages
+        for key, message in list(hands.items()):
             if not message.on_hand or now - message.opened_at >= PAUSE_AFTER:
                 continue
             async with self._drawing(table, key):
-                if table.hand_messages.get(key) is not message or table.match is None:
+                if hands.get(key) is not message or table.match is None:
                     continue  # clicked meanwhile: the message clicked shows the hand
                 with speaking(seat_language(table, key)):
                     layout = self._layout(table, key)
@@ -156,7 +159,7 @@ class HandMessages:
                     continue  # the old message goes on following the game
                 if posted is None:
                     continue
-                table.hand_messages[key] = HandMessage(
+                hands[key] = HandMessage(
                     message.handle, message.opened_at, posted, shows=shows, followup=True
                 )
                 with contextlib.suppress(discord.HTTPException):
@@ -165,10 +168,11 @@ class HandMessages:
     async def pause_expiring(self, table: Table, now: float) -> None:
         """Tell every hand message whose token is about to die that it stops
         updating, with a button that brings it back; then forget it."""
-        for key, message in list(table.hand_messages.items()):
+        hands = chat_side(table).hand_messages
+        for key, message in list(hands.items()):
             if now - message.opened_at < PAUSE_AFTER:
                 continue
-            del table.hand_messages[key]
+            del hands[key]
             with speaking(seat_language(table, key)):
                 paused = paused_layout(table)
             # Gone already? A click on it brings it back all the same.
@@ -199,9 +203,10 @@ class HandMessages:
     async def _edit_now(self, table: Table, key: str, *, again: bool = False) -> bool:
         """Edit the player's message to show the table as it is; True if an
         answer in place went out while the edit was on its way."""
-        message = table.hand_messages.get(key)
+        side = chat_side(table)
+        message = side.hand_messages.get(key)
         if message is None or time.time() - message.opened_at > TOKEN_LIFETIME:
-            table.hand_messages.pop(key, None)
+            side.hand_messages.pop(key, None)
             return False
         if not message.on_hand or (message.shows == table.changes and not again):
             return False  # showing the settings, or already the table as it is
@@ -209,17 +214,17 @@ class HandMessages:
         if table.match is None or (self.tables.get(table.channel_id) is not table and not finished):
             return False  # the game ended while the edit waited
         shows = table.changes
-        answers = table.hand_answers.get(key, 0)
+        answers = side.hand_answers.get(key, 0)
         with speaking(seat_language(table, key)):
             layout = self._layout(table, key)
         try:
             await draw(message, layout)
         except discord.HTTPException:
-            table.hand_messages.pop(key, None)
+            side.hand_messages.pop(key, None)
             return False
-        if table.hand_answers.get(key, 0) != answers:
+        if side.hand_answers.get(key, 0) != answers:
             return True
-        if table.hand_messages.get(key) is message:
+        if side.hand_messages.get(key) is message:
             message.shows = shows
         return False
 

@@ -2,8 +2,8 @@
 host, answered in place, and kept current as the lobby changes.
 
 An ephemeral message can be edited only through the interaction that made it,
-or that last answered a click on it, and only for 15 minutes. The table keeps
-that interaction's handle (``Table.host_panel``), as it keeps each hand
+or that last answered a click on it, and only for 15 minutes. The chat keeps
+that interaction's handle (``ChatSide.host_panel``), as it keeps each hand
 message's, and every saved change of the lobby edits the host's latest
 controls through it. Past the 15 minutes they stop following; a click on them
 still works, answered by drawing them anew in the message clicked (with the
@@ -27,11 +27,13 @@ import discord
 from chat.messages.host_panel_layout import host_panel_layout
 from game.tasks import Supervisor
 from presentation.i18n import speaking
-from tables import HostPanel, Stage, Table
+from tables import Stage, Table
 from transport import callbacks
 from transport.handles import InteractionHandle
 from transport.private import Interaction
 from transport.tokens import TOKEN_LIFETIME
+
+from .table_side import HostPanel, chat_side
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +97,8 @@ class HostPanels:
         """Answer a click on the host's controls by drawing them anew in the
         message clicked, which follows the lobby from now on."""
         message = interaction.message
-        tracked = table.host_panel
+        side = chat_side(table)
+        tracked = side.host_panel
         same = tracked is not None and message is not None and tracked.message_id == message.id
         with_rules = tracked is not None and same and tracked.with_rules
         shows = table.changes
@@ -104,7 +107,7 @@ class HostPanels:
         )
         if table.stage is not Stage.LOBBY:
             if same:
-                table.host_panel = None  # it shows the lobby's end already
+                side.host_panel = None  # it shows the lobby's end already
             if message is not None:
                 # Answered first (a click must be, within 3 s), then deleted
                 # with the click's fresh token, away from the table's lock.
@@ -123,13 +126,13 @@ class HostPanels:
             # one more edit, drawn after both.
             panel.shows = -1
             self._again.add(key)
-        table.host_panel = panel
+        chat_side(table).host_panel = panel
         self.follow(table)
 
     def follow(self, table: Table) -> None:
         """After every saved change (and as a panel is sent): the host's latest
         controls are brought up to date soon, if they do not show the table."""
-        panel = table.host_panel
+        panel = chat_side(table).host_panel
         if panel is None or panel.shows == table.changes:
             return
         key = _key(table)
@@ -156,12 +159,13 @@ class HostPanels:
         key = _key(table)
         # Drawn under the lock: an answer in place goes out under it, so what
         # is drawn here comes after every answer already given.
+        side = chat_side(table)
         async with table.lock:
-            panel = table.host_panel
+            panel = side.host_panel
             if panel is None or panel.shows == table.changes:
                 return
             if time.time() - panel.opened_at > TOKEN_LIFETIME:
-                table.host_panel = None  # a click on it brings it back
+                side.host_panel = None  # a click on it brings it back
                 return
             with speaking(host_language(table)):
                 layout = host_panel_layout(table, with_rules=panel.with_rules)
@@ -170,8 +174,8 @@ class HostPanels:
             self._sending.add(key)
         try:
             if over and await _delete(panel, key):
-                if table.host_panel is panel:
-                    table.host_panel = None
+                if side.host_panel is panel:
+                    side.host_panel = None
                 return
             if panel.followup and panel.message_id is not None:
                 await panel.handle.edit_followup(panel.message_id, controls=layout)
@@ -180,15 +184,15 @@ class HostPanels:
         except discord.HTTPException as error:
             # Dismissed, or its token has died early: Rules brings it back.
             log.info("the host's controls in channel %s stop following: %s", key[0], error)
-            if table.host_panel is panel:
-                table.host_panel = None
+            if side.host_panel is panel:
+                side.host_panel = None
             return
         finally:
             self._sending.discard(key)
-        if table.host_panel is panel:
+        if side.host_panel is panel:
             panel.shows = shows
             if table.stage is not Stage.LOBBY:
-                table.host_panel = None  # the lobby is over: nothing more to follow
+                side.host_panel = None  # the lobby is over: nothing more to follow
 
 
 async def _delete(panel: HostPanel, key: PanelKey) -> bool:

@@ -35,6 +35,7 @@ from .follow_ups import CHAT
 from .host_panel import HostPanels
 from .router import Handlers, refusal_text, refuse
 from .table_refresher import TableRefresher
+from .table_side import chat_side
 
 log = logging.getLogger(__name__)
 
@@ -65,9 +66,10 @@ def human_seat(user: discord.abc.User) -> Seat:
 
 def table_link(table: Table) -> str:
     """A link to the table's message (to its channel until it has one)."""
-    if table.message_id is None:
+    message_id = chat_side(table).message_id
+    if message_id is None:
         return f"<#{table.channel_id}>"
-    return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.message_id}"
+    return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{message_id}"
 
 
 @dataclass(eq=False)
@@ -223,7 +225,7 @@ class Lobby:
             with speaking(table.language):
                 layout = (playing_layout(table, self.faces, activity=self.config.activity)
                           if dealt else lobby_layout(table))
-            table.message_id = await callbacks.open_message(interaction, controls=layout)
+            chat_side(table).message_id = await callbacks.open_message(interaction, controls=layout)
         if dealt:
             self.notifier.dealt(table)
         else:
@@ -260,9 +262,12 @@ class Lobby:
         if self._on_panel(interaction):
             return  # the host's controls: any of them, of this game (its id says)
         message = interaction.message
-        if message is not None and table.message_id is None:
-            table.message_id = message.id  # its id was lost to a failed save or a crash
-        if message is not None and message.id != table.message_id:
+        side = chat_side(table)
+        if message is not None and side.message_id is None:
+            # Its id was lost to a failed save or a crash. Inside a Join's
+            # change: undone with it (``table_side.undo_point``).
+            side.message_id = message.id
+        if message is not None and message.id != side.message_id:
             raise Refusal(_("That button is on an old message: use the current lobby."))
 
     async def _show_lobby(self, interaction: Interaction, table: Table) -> None:

@@ -14,6 +14,7 @@ from tables import Stage, Table, TableRegistry
 
 from .dms import Notifier
 from .table_refresher import TableRefresher
+from .table_side import restore_side
 
 log = logging.getLogger(__name__)
 
@@ -54,9 +55,11 @@ async def restore_tables(
             await db.delete_live_table(table.channel_id)
             continue
         table.resume_after(max(0.0, now - saved.updated_at))
+        # The game is read; what the chat kept beside it is in the same row.
+        side = restore_side(table, saved.state, saved.message_id)
         if handle is not None:
-            table.restore_hand_messages(handle, now)
-            table.restore_host_panel(handle, now)
+            side.restore_hand_messages(table, handle, now)
+            side.restore_host_panel(table, handle, now)
         tables.add(table)
         if "game_id" not in saved.state:
             # Saved before games had ids: its message's controls have none.

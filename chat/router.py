@@ -35,6 +35,8 @@ from transport import callbacks
 from transport.events import clicked_on_its_message
 from transport.private import Interaction
 
+from .table_side import chat_side
+
 log = logging.getLogger(__name__)
 
 UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction past its 3 s
@@ -112,9 +114,10 @@ def seat_of(interaction: Interaction, table: Table) -> Seat:
 async def tell_closed_dms(interaction: Interaction, table: Table) -> None:
     """Tell a player once, privately, that their DMs are closed."""
     user_id = interaction.user.id
-    if user_id not in table.dm_closed or user_id in table.dm_closed_told:
+    side = chat_side(table)
+    if user_id not in side.dm_closed or user_id in side.dm_closed_told:
         return
-    table.dm_closed_told.add(user_id)
+    side.dm_closed_told.add(user_id)
     await interaction.followup.send(
         _(
             "I couldn't send you a DM (your DMs are closed to this server). "
@@ -290,4 +293,7 @@ class ComponentRouter:
     def _is_table_message(self, interaction: Interaction) -> bool:
         table = self.tables.get(interaction.channel_id or 0)
         message = interaction.message
-        return table is not None and message is not None and message.id == table.message_id
+        return (
+            table is not None and message is not None
+            and message.id == chat_side(table).message_id
+        )

@@ -31,7 +31,7 @@ from presentation.actions import ComponentId
 from presentation.card_emoji import CardFaces
 from presentation.i18n import LANGUAGES, N_, _, current, speaking
 from presentation.render import rules_text
-from tables import HandMessage, NotSaved, Refusal, Stage, Table, TableWork
+from tables import NotSaved, Refusal, Stage, Table, TableWork
 from transport import callbacks
 from transport.handles import InteractionHandle
 from transport.private import Interaction
@@ -39,6 +39,7 @@ from transport.private import Interaction
 from .follow_ups import CHAT
 from .hand_messages import HandMessages
 from .router import AfterLock, Handlers, refusal_text, refuse, seat_of, tell_closed_dms
+from .table_side import HandMessage, chat_side
 
 NO_ACTIVITIES_HERE = N_(
     "This channel does not let you use Activities, so the table cannot open here: a "
@@ -189,8 +190,9 @@ class Play:
         message_id = await callbacks.open_message(
             interaction, controls=opening.layout, ephemeral=True
         )
-        older = table.hand_messages.get(opening.key)
-        table.hand_messages[opening.key] = HandMessage(
+        hands = chat_side(table).hand_messages
+        older = hands.get(opening.key)
+        hands[opening.key] = HandMessage(
             InteractionHandle(interaction), time.time(), message_id, shows=opening.changes
         )
         if older is not None:
@@ -222,7 +224,7 @@ class Play:
         self, interaction: Interaction, table: Table, parsed: ComponentId, _values: list[str]
     ) -> None:
         message = interaction.message
-        if message is not None and message.id != table.message_id:
+        if message is not None and message.id != chat_side(table).message_id:
             raise Refusal(_(EARLIER_HAND))  # a finished hand's message, from before
 
         finished = None
@@ -253,11 +255,12 @@ class Play:
         four_colour = self.prefs.of(interaction.user.id).four_colour
         layout = hand_layout(table, seat.key, self.faces, note=note, four_colour=four_colour)
         shows = table.changes
-        table.answering(seat.key)
+        side = chat_side(table)
+        side.answering(seat.key)
         await callbacks.update_message(interaction, controls=layout)
         clicked = interaction.message.id if interaction.message is not None else None
-        older = table.hand_messages.get(seat.key)
-        table.hand_messages[seat.key] = HandMessage(
+        older = side.hand_messages.get(seat.key)
+        side.hand_messages[seat.key] = HandMessage(
             InteractionHandle(interaction), time.time(), clicked, shows=shows
         )
         if older is not None and None not in (older.message_id, clicked) and (
@@ -319,18 +322,19 @@ class Play:
         seat = seat_of(interaction, table)
         choices = asdict(self.prefs.of(interaction.user.id))
         clicked = interaction.message.id if interaction.message is not None else None
-        following = table.hand_messages.get(seat.key)
+        side = chat_side(table)
+        following = side.hand_messages.get(seat.key)
         mine = following is not None and following.message_id in (clicked, None)
         if following is not None and mine:
             following.on_hand = False  # before the answer: no edit may follow it with the hand
-        table.answering(seat.key)
+        side.answering(seat.key)
         await callbacks.update_message(
             interaction, controls=settings_layout(table, choices, note)
         )
         if mine:
             # The message that follows the game shows the settings now: the
             # game moving on leaves them be, until the player goes back.
-            table.hand_messages[seat.key] = HandMessage(
+            side.hand_messages[seat.key] = HandMessage(
                 InteractionHandle(interaction), time.time(), clicked, on_hand=False
             )
 

@@ -27,6 +27,8 @@ from presentation.i18n import speaking
 from presentation.pacing import URGENT, RequestBudget
 from tables import Table
 
+from .table_side import chat_side
+
 log = logging.getLogger(__name__)
 
 # Discord refuses further edits of an old message after many edits (30046)
@@ -121,7 +123,7 @@ class TableRefresher:
     def _mark(self, table: Table, override: Layout | None, *, move: bool = False) -> None:
         pending = self._pending.get(table.channel_id)
         on_its_way = pending is not None and pending.table is table
-        if table.message_id is None and not move and not on_its_way:
+        if chat_side(table).message_id is None and not move and not on_its_way:
             # No message to redraw, and none on its way. One being posted (a
             # lobby or rematch the Activity opened) is redrawn once it is there:
             # a computer's move made meanwhile would otherwise never show.
@@ -159,7 +161,8 @@ class TableRefresher:
                     else:
                         await self._edit(table, layout)
                 except discord.HTTPException as error:
-                    if error.code in CHANNEL_LOST_CODES and moving and table.message_id is None:
+                    posted = chat_side(table).message_id is not None
+                    if error.code in CHANNEL_LOST_CODES and moving and not posted:
                         # A game the Activity opened in a channel the bot may not
                         # write in (a voice channel, most often): it goes on there.
                         log.info("the table in channel %s has no message here: the channel "
@@ -174,7 +177,7 @@ class TableRefresher:
                             log.warning("the channel %s is lost", table.channel_id)
                         return
                     retryable = error.status == 429 or error.status >= 500
-                    if moving and not retryable and table.message_id is None:
+                    if moving and not retryable and not posted:
                         log.warning("could not post the table in channel %s", table.channel_id)
                         return
                     if moving and not retryable:
@@ -203,7 +206,7 @@ class TableRefresher:
 
     async def _edit(self, table: Table, layout: Layout) -> None:
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        message_id = table.message_id
+        message_id = chat_side(table).message_id
         assert message_id is not None
         try:
             # No embeds: a table saved before the layouts showed it as one, and a
@@ -218,6 +221,6 @@ class TableRefresher:
     async def _post(self, table: Table, layout: Layout) -> None:
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         message = await channel.send(view=SentLayout(layout))
-        table.message_id = message.id
+        chat_side(table).message_id = message.id
         if self.on_moved is not None:
             await self.on_moved(table)

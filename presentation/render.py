@@ -8,7 +8,6 @@ strings, so the look of the game is tested without a connection.
 from __future__ import annotations
 
 import functools
-import time
 from collections.abc import Mapping
 
 from engine import (
@@ -28,7 +27,6 @@ from engine import (
 )
 from tables import LogLine, Seat, Table
 from tables.table import HAND_LOG_LINES
-from transport.tokens import TOKEN_LIFETIME
 
 from .card_emoji import CardFaces
 from .house_rules import house_rule_lines
@@ -167,7 +165,11 @@ def dealt_dm(
     )
 
 
-def turn_dm(table: Table, key: str, jump_url: str, faces: CardFaces = TEXT_CARDS) -> str:
+def turn_dm(
+    table: Table, key: str, jump_url: str, *, hand_open: bool, faces: CardFaces = TEXT_CARDS
+) -> str:
+    """``hand_open``: the player has a hand message the door keeps up to date,
+    and so is sent to play from it."""
     match = table.match
     assert match is not None
     cards = sort_by_rank(match.hand.hand_of(key))
@@ -179,20 +181,10 @@ def turn_dm(table: Table, key: str, jump_url: str, faces: CardFaces = TEXT_CARDS
             _("Your cards: {cards}", cards=faces.row(cards)),
             _("Discard top: {card}. Your hand message there shows it: play from it.",
               card=top_text)
-            if _hand_message_open(table, key)
+            if hand_open
             else _("Discard top: {card}. Press **{show_hand}** on the table to play.",
                    card=top_text, show_hand=label_on(SHOW_HAND_LABEL, table.language)),
         ]
-    )
-
-
-def _hand_message_open(table: Table, key: str) -> bool:
-    """Whether the player has a hand message the bot still keeps up to date."""
-    message = table.hand_messages.get(key)
-    return (
-        message is not None
-        and message.on_hand
-        and time.time() - message.opened_at < TOKEN_LIFETIME
     )
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
+from typing import Any
 
 from db import HandRecord, LiveTable, MatchRecord, SeatRecord
 
@@ -52,15 +54,16 @@ def match_record(table: Table, *, abandoned: bool) -> MatchRecord:
     )
 
 
-def live_table(table: Table) -> LiveTable:
-    state = {**table.to_dict(), "hand_messages": table.hand_messages_to_save()}
-    host_panel = table.host_panel_to_save()
-    if host_panel is not None:  # only a lobby's, while the host's controls are open
-        state["host_panel"] = host_panel
+def live_table(table: Table, door: Mapping[str, Any]) -> LiveTable:
+    """The table's saved row: the game's state with the keys its ``door`` keeps
+    beside it (``TableWork``'s ``door_state``), and the table message's id,
+    the door's too, in a column of its own."""
+    state = {**table.to_dict(), **door}
+    message_id = door.get("message_id")
     return LiveTable(
         channel_id=table.channel_id,
         guild_id=table.guild_id,
-        message_id=table.message_id,
+        message_id=None if message_id is None else int(message_id),
         rules=table.rules.to_dict(),
         state=state,
         updated_at=time.time(),

@@ -1,8 +1,11 @@
-"""One game in one channel: the lobby, the seats, the engine match and the
-Discord-side state around it (message ids, the action log, timers).
+"""One game in one channel: the lobby, the seats, the engine match, the log
+and the clocks; the game alone, the same whichever door it is played by.
 
-Everything here serialises to plain JSON (``to_dict`` / ``from_dict``) so a
-live table survives a restart; the lock is the only thing that is not saved.
+What a door keeps beside a table (the chat's messages, handles and closed
+DMs) is the door's, saved with the table's row but not part of it
+(``tables.TableWork``'s ``door_state``). The game serialises to plain JSON
+(``to_dict`` / ``from_dict``) so a live table survives a restart; the lock
+and the process's caches are not saved.
 """
 
 from __future__ import annotations
@@ -12,13 +15,11 @@ import re
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from engine import HandView, HouseRules, Match
-from transport.tokens import TOKEN_LIFETIME, ResumableHandle
 
 from .lock import TableLock
 from .names import shown_name
@@ -38,14 +39,14 @@ GAME_ID = re.compile("[0-9a-f]{1,16}")
 
 
 # What a change may touch, and so what a snapshot keeps; the clocks of the
-# process (the lock, hand messages, last_seen, changes) and what never
-# changes (channel, guild, game id, creation time) are left out.
+# process (the lock, last_seen, changes) and what never changes (channel,
+# guild, game id, creation time) are left out. A door's part is the door's
+# to put back (``tables.TableWork``'s ``door_undo``).
 RESTORED = (
     "rules",
     "seed",
     "seats",
     "stage",
-    "message_id",
     "match",
     "log",
     "hand_log",
@@ -54,8 +55,6 @@ RESTORED = (
     "turn_deadline",
     "selections",
     "sort_modes",
-    "dm_closed",
-    "dm_closed_told",
     "next_cpu_number",
     "host_id",
     "invited",
@@ -74,8 +73,6 @@ def _copy_state(state: dict[str, Any]) -> dict[str, Any]:
     copied["fresh_cards"] = dict(state["fresh_cards"])
     copied["selections"] = {key: list(codes) for key, codes in state["selections"].items()}
     copied["sort_modes"] = dict(state["sort_modes"])
-    copied["dm_closed"] = set(state["dm_closed"])
-    copied["dm_closed_told"] = set(state["dm_closed_told"])
     copied["invited"] = list(state["invited"])
     copied["tapes"] = [dict(tape) for tape in state["tapes"]]
     return copied
@@ -185,64 +182,12 @@ class Seat:
         )
 
 
-@dataclass
-class HandMessage:
-    """A player's latest ephemeral hand message: the handle of the interaction
-    that answered with it (its token, not the whole parsed interaction), so the
-    message can be brought up to date when their turn comes. The token works
-    for 15 minutes after ``opened_at``."""
-
-    handle: Any
-    opened_at: float
-    # Which message it is, where known: a click on another of the player's hand
-    # messages makes that one the latest, and this one is then retired.
-    message_id: int | None = None
-    # The table's ``changes`` it shows: a message already showing the table as
-    # it is needs no edit.
-    shows: int = -1
-    # False while it shows the player's settings instead of the hand: the game
-    # moving on does not take those from under their fingers.
-    on_hand: bool = True
-    # A follow-up of the interaction (edited by its id), not its answer: the
-    # message a new hand posts below its new table.
-    followup: bool = False
-
-
-@dataclass
-class HostPanel:
-    """The host's latest ephemeral lobby controls (``chat.host_panel``): the
-    handle of the interaction that made or last answered it, so that it follows
-    the lobby, for 15 minutes after ``opened_at``."""
-
-    handle: Any
-    opened_at: float
-    # Which message: a follow-up of the interaction is edited by its id, its
-    # answer (or a clicked message answered in place) through ``@original``.
-    message_id: int | None = None
-    followup: bool = False
-    # The table's ``changes`` it shows.
-    shows: int = -1
-    # Opened by Rules: it shows the rules of the game as well.
-    with_rules: bool = False
-
-    def to_save(self) -> dict[str, Any] | None:
-        handle = self.handle
-        if not isinstance(handle, ResumableHandle):
-            return None
-        return {
-            "application_id": handle.application_id,
-            "token": handle.token,
-            "message_id": self.message_id,
-            "followup": self.followup,
-            "opened_at": self.opened_at,
-            "with_rules": self.with_rules,
-        }
-
-
-@dataclass
+# Compared and hashed by identity: one object is one game in play, and a
+# door keeps its part of a table by the table object (``chat.table_side``).
+@dataclass(eq=False)
 class Table:
-    """One channel's game: its seats, stage, match and the Discord-side state
-    around it. Changed only under ``lock``, through ``tables.work``."""
+    """One channel's game, and nothing of either door: its seats, stage, match,
+    log and clocks. Changed only under ``lock``, through ``tables.work``."""
 
     channel_id: int
     guild_id: int
@@ -251,7 +196,6 @@ class Table:
     seed: int
     seats: list[Seat] = field(default_factory=list)
     stage: Stage = Stage.LOBBY
-    message_id: int | None = None
     match: Match | None = None
     log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     # This hand's moves, each with the seat that made it (None: nobody's).
@@ -263,8 +207,6 @@ class Table:
     turn_deadline: float | None = None
     selections: dict[str, list[str]] = field(default_factory=dict)
     sort_modes: dict[str, str] = field(default_factory=dict)
-    dm_closed: set[int] = field(default_factory=set)
-    dm_closed_told: set[int] = field(default_factory=set)
     next_cpu_number: int = 1
     # A rematch's lobby: the players of the last match still to press Join; it
     # starts by itself once they all have.
@@ -276,26 +218,11 @@ class Table:
     game_id: str = field(default_factory=new_game_id)
     # The language of the public table: the server's when the game opened.
     language: str = "en"
-    # Not saved: process-local coordination and short-lived Discord tokens.
+    # Not saved: process-local coordination.
     lock: TableLock = field(default_factory=TableLock, repr=False)
     # A seated person's latest click of any kind; kept apart from the saved
     # state so that a refused click still changes nothing.
     last_seen: float = field(default=0.0, repr=False)
-    hand_messages: dict[str, HandMessage] = field(default_factory=dict, repr=False)
-    # How many times each seat's hand message was answered in place (counted
-    # as each answer starts): an edit made meanwhile may land after the
-    # answer, over the newer view, and is then made again.
-    hand_answers: dict[str, int] = field(default_factory=dict, repr=False)
-    # Hand messages read from a save, until the restore gives them handles again
-    # (``restore_hand_messages``): what lets them follow the game after a restart.
-    saved_hand_messages: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
-    # The host's lobby controls, and the same read from a save until restored.
-    host_panel: HostPanel | None = field(default=None, repr=False)
-    saved_host_panel: dict[str, Any] | None = field(default=None, repr=False)
-
-    def answering(self, key: str) -> None:
-        """An in-place answer to this seat's hand message is about to go out."""
-        self.hand_answers[key] = self.hand_answers.get(key, 0) + 1
     # Each seat's view of the hand, with the number of saved changes it was
     # made at: picking, sorting and refreshing redraw a hand message without
     # changing the game, and need not work the view (its legal moves) out again.
@@ -408,7 +335,6 @@ class Table:
             "seed": self.seed,
             "seats": [seat.to_dict() for seat in self.seats],
             "stage": self.stage.value,
-            "message_id": self.message_id,
             "match": None if self.match is None else self.match.to_dict(),
             "log": [line.to_data() for line in self.log],
             "hand_log": [[by, line.to_data()] for by, line in self.hand_log],
@@ -417,72 +343,12 @@ class Table:
             "turn_deadline": self.turn_deadline,
             "selections": {key: list(codes) for key, codes in self.selections.items()},
             "sort_modes": dict(self.sort_modes),
-            "dm_closed": sorted(self.dm_closed),
-            "dm_closed_told": sorted(self.dm_closed_told),
             "next_cpu_number": self.next_cpu_number,
             "game_id": self.game_id,
             "invited": list(self.invited),
             "tapes": [dict(tape) for tape in self.tapes],
             "language": self.language,
         }
-
-    def hand_messages_to_save(self) -> dict[str, dict[str, Any]]:
-        """Each open hand message's token and id, saved beside the game (not part
-        of it: ``to_dict`` is the game alone): after a restart the bot can go on
-        editing them, for as long as their tokens live."""
-        saved = dict(self.saved_hand_messages)
-        for key, message in self.hand_messages.items():
-            handle = message.handle
-            if isinstance(handle, ResumableHandle):
-                saved[key] = {
-                    "application_id": handle.application_id,
-                    "token": handle.token,
-                    "message_id": message.message_id,
-                    "opened_at": message.opened_at,
-                    "followup": message.followup,
-                }
-        return saved
-
-    def host_panel_to_save(self) -> dict[str, Any] | None:
-        """The host's open lobby controls, saved beside the game as hand messages are."""
-        if self.host_panel is not None:
-            return self.host_panel.to_save()
-        return self.saved_host_panel
-
-    def restore_host_panel(self, handle: Callable[[int, str], Any], now: float) -> None:
-        """Give the saved host's controls a handle again, while its token lives."""
-        saved, self.saved_host_panel = self.saved_host_panel, None
-        if saved is None or self.stage is not Stage.LOBBY:
-            return
-        opened_at = float(saved["opened_at"])
-        if now - opened_at >= TOKEN_LIFETIME:
-            return
-        message_id = saved.get("message_id")
-        self.host_panel = HostPanel(
-            handle(int(saved["application_id"]), str(saved["token"])),
-            opened_at,
-            None if message_id is None else int(message_id),
-            followup=bool(saved.get("followup")),
-            shows=self.changes,
-            with_rules=bool(saved.get("with_rules")),
-        )
-
-    def restore_hand_messages(self, handle: Callable[[int, str], Any], now: float) -> None:
-        """Give the saved hand messages handles again (``handle(application_id,
-        token)``), those whose token still lives; they show the table as saved."""
-        for key, saved in self.saved_hand_messages.items():
-            opened_at = float(saved["opened_at"])
-            if now - opened_at >= TOKEN_LIFETIME:
-                continue
-            message_id = saved.get("message_id")
-            self.hand_messages[key] = HandMessage(
-                handle(int(saved["application_id"]), str(saved["token"])),
-                opened_at,
-                None if message_id is None else int(message_id),
-                shows=self.changes,
-                followup=bool(saved.get("followup")) and message_id is not None,
-            )
-        self.saved_hand_messages = {}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Table:
@@ -499,7 +365,6 @@ class Table:
             seed=int(data["seed"]),
             seats=[Seat.from_dict(seat) for seat in data["seats"]],
             stage=Stage(data["stage"]),
-            message_id=None if data.get("message_id") is None else int(data["message_id"]),
             match=None if match_data is None else Match.from_dict(match_data),
             log=deque((LogLine.from_data(line) for line in data.get("log", [])), maxlen=LOG_LINES),
             hand_log=deque(
@@ -518,8 +383,6 @@ class Table:
             ),
             selections={str(k): [str(c) for c in v] for k, v in data["selections"].items()},
             sort_modes={str(k): str(v) for k, v in data["sort_modes"].items()},
-            dm_closed={int(u) for u in data.get("dm_closed", [])},
-            dm_closed_told={int(u) for u in data.get("dm_closed_told", [])},
             next_cpu_number=int(data.get("next_cpu_number", 1)),
             # Tables saved before games had ids get one; their messages are
             # redrawn with it at start-up (chat.restore).
@@ -529,13 +392,6 @@ class Table:
             # recorded without moves, and cannot be replayed.
             tapes=[dict(tape) for tape in data.get("tapes", [])],
             language=str(data.get("language") or "en"),
-            # Tables saved before hand messages were kept lose track of them.
-            saved_hand_messages={
-                str(key): dict(saved) for key, saved in data.get("hand_messages", {}).items()
-            },
-            saved_host_panel=(
-                dict(data["host_panel"]) if isinstance(data.get("host_panel"), dict) else None
-            ),
         )
         if not GAME_ID.fullmatch(table.game_id):
             raise ValueError(f"game id {table.game_id!r} is not one this code makes")

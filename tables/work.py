@@ -22,8 +22,9 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
+from typing import Any
 
-from db import Database, StorageError, unrecorded
+from db import Database, LiveTable, StorageError, unrecorded
 from engine.words import N_
 
 from .records import live_table, match_record
@@ -69,6 +70,24 @@ class FollowUp:
 
 
 AfterSave = Callable[[Table, FollowUp], None]
+# What the door that shows a table keeps beside it, which the game does not
+# know: the keys it adds to the table's saved state (its message's id among
+# them, for the row's column), and, taken as a change begins, what puts its
+# part back if the change is undone.
+DoorState = Callable[[Table], dict[str, Any]]
+DoorUndo = Callable[[Table], Callable[[], None]]
+
+
+def _no_door_state(_table: Table) -> dict[str, Any]:
+    return {}
+
+
+def _nothing_to_undo() -> None:
+    return None
+
+
+def _no_door_undo(_table: Table) -> Callable[[], None]:
+    return _nothing_to_undo
 
 
 def _turn_marker(table: Table) -> TurnMarker:
@@ -86,10 +105,12 @@ class TableChange:
         self.saved = False
         self.result_kept = False
         self._snapshot: TableSnapshot | None = None
+        self._door_undo: Callable[[], None] = _nothing_to_undo
         self._turn_before: TurnMarker = None
 
     async def __aenter__(self) -> TableChange:
         self._snapshot = self.table.snapshot()
+        self._door_undo = self.work.door_undo(self.table)
         self._turn_before = _turn_marker(self.table)
         return self
 
@@ -97,6 +118,7 @@ class TableChange:
         """Put the table back as it was when the change began."""
         assert self._snapshot is not None, "a change rolls back only once entered"
         self.table.restore(self._snapshot)
+        self._door_undo()
 
     async def save(self) -> None:
         """Save the change; raise ``NotSaved`` with the table put back if that fails.
@@ -143,13 +165,27 @@ class TableChange:
 class TableWork:
     """Saves tables and runs what follows a saved change (see the module's docstring)."""
 
-    def __init__(self, db: Database, tables: TableRegistry, after_save: AfterSave) -> None:
+    def __init__(
+        self,
+        db: Database,
+        tables: TableRegistry,
+        after_save: AfterSave,
+        *,
+        door_state: DoorState = _no_door_state,
+        door_undo: DoorUndo = _no_door_undo,
+    ) -> None:
         self.db = db
         self.tables = tables
         self.after_save = after_save
+        self.door_state = door_state
+        self.door_undo = door_undo
         self.kept_results = db.kept_results
         # Channel -> failed attempts in a row to record its match.
         self._record_failures: dict[int, int] = {}
+
+    def row(self, table: Table) -> LiveTable:
+        """The table's saved row as it is now, with its door's part."""
+        return live_table(table, self.door_state(table))
 
     def change(self, table: Table, *, refresh: bool = True) -> TableChange:
         """A change to ``table``, which the caller has locked."""
@@ -160,7 +196,7 @@ class TableWork:
         True when a finished match's result had to be kept aside (``_record``)."""
         if table.stage is Stage.FINISHED:
             return await self._record(table, abandoned=False)
-        await self.db.save_live_table(live_table(table))
+        await self.db.save_live_table(self.row(table))
         return False
 
     async def _record(self, table: Table, *, abandoned: bool) -> bool:
@@ -202,7 +238,7 @@ class TableWork:
         """
         self.tables.add(table)
         try:
-            await self.db.save_live_table(live_table(table))
+            await self.db.save_live_table(self.row(table))
         except StorageError:
             self.tables.remove(table.channel_id)
             raise NotSaved() from None
@@ -231,6 +267,6 @@ class TableWork:
         """Save a table whose message moved; a failure is logged, not raised: the
         id is saved again with the next change, and a lost one heals itself."""
         try:
-            await self.db.save_live_table(live_table(table))
+            await self.db.save_live_table(self.row(table))
         except StorageError:
             log.exception("could not record the table message in channel %s", table.channel_id)

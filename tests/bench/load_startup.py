@@ -67,6 +67,7 @@ async def build_saved_tables(
     """Save one live table per channel of ``scene``, as a running bot would have."""
     # The bot's own modules: the saved state is exactly what the bot writes.
     from chat.messages.table_layout import public_layout
+    from chat.table_side import chat_side, saved_beside
     from db import Database
     from presentation.card_emoji import CardFaces
     from tables import Seat, Stage, Table
@@ -87,11 +88,11 @@ async def build_saved_tables(
         elif table.rules.turn_timeout:
             table.turn_deadline = time.time() + table.rules.turn_timeout
         body = {"components": public_layout(table, CardFaces()).to_components()}
-        table.message_id = emu.world.add_message(channel, emu.world.bot.id, body,
+        chat_side(table).message_id = emu.world.add_message(channel, emu.world.bot.id, body,
                                                  flags=IS_COMPONENTS_V2).id
         tables.append(table)
     async with await Database.open(database) as db:
-        await asyncio.gather(*(db.save_live_table(live_table(t)) for t in tables))
+        await asyncio.gather(*(db.save_live_table(live_table(t, saved_beside(t))) for t in tables))
 
 
 def _play_turns(table: object, turns: int, rng: random.Random) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from bot import RummyBot
+from chat.table_side import saved_beside
 from engine import Card, Hand, Match, RummyError, fits_meld, full_deck, hand_points, parse_cards
 from engine.melds import meld_options
 from fakediscord import Actor, FakeDiscord
@@ -330,7 +331,7 @@ async def rig_hand(
         data["hand"] = hand.to_dict()
         table.match = Match.from_dict(data)
         assert bot.db is not None
-        await bot.db.save_live_table(live_table(table))
+        await bot.db.save_live_table(live_table(table, saved_beside(table)))
     return table
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from app.settings import ActivitySettings, Settings, SettingsError
 from bot import RummyBot
+from chat.table_side import chat_side
 from engine.cards import full_deck
 from web.sessions import Sessions
 from web.socket import MAX_FRAME
@@ -549,7 +550,7 @@ async def until_posted(bot: RummyBot, server: Server) -> None:
     table = bot.game.tables.get(server.channel.id)
     assert table is not None
     for _ in range(200):
-        if table.message_id is not None:
+        if chat_side(table).message_id is not None:
             return
         await asyncio.sleep(0.01)
     raise AssertionError("the rematch's lobby was never posted")

@@ -8,6 +8,7 @@ import logging
 import pytest
 
 from bot import RummyBot
+from chat.table_side import chat_side
 from tests.waiting import until
 
 from .conftest import LaunchBot, Server
@@ -30,11 +31,11 @@ async def test_a_deleted_table_message_is_posted_again_at_once(
     assert table is not None
     server.emu.delete_message(old)
     # Nobody moves: the deletion alone brings the table back.
-    await until(lambda: table.message_id != old.id, "the table posted again")
+    await until(lambda: chat_side(table).message_id != old.id, "the table posted again")
     await bot.game.tasks.wait_idle()
     fresh = table_message(server.emu, server.channel)
     assert fresh.id != old.id and "Show hand" in [b.get("label") for b in fresh.buttons()]
-    assert table.message_id == fresh.id
+    assert chat_side(table).message_id == fresh.id
     assert bot.db is not None
     assert [t.message_id for t in (await bot.db.load_live_tables()).tables] == [fresh.id]
     # A second /rummy start links to the live message, not the deleted one.
@@ -53,9 +54,9 @@ async def test_a_deleted_lobby_message_is_posted_again(server: Server, launch: L
     assert table is not None
     # The bot learns its lobby's id from the answer that made it: only a
     # message it knows as its table can be posted again.
-    await until(lambda: table.message_id == old.id, "the lobby's id recorded")
+    await until(lambda: chat_side(table).message_id == old.id, "the lobby's id recorded")
     server.emu.delete_message(old)
-    await until(lambda: table.message_id != old.id, "the lobby posted again")
+    await until(lambda: chat_side(table).message_id != old.id, "the lobby posted again")
     await bot.game.tasks.wait_idle()
     fresh = table_message(server.emu, server.channel)
     joined = await server.bob.click(fresh, label="Join")

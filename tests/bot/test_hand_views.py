@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import time
 
+from chat.table_side import chat_side
+
 from .conftest import LaunchBot, Server
 from .test_play import dealt_heads_up, in_turn_order, rigged_three, start_game
 
@@ -41,16 +43,16 @@ async def test_a_hand_message_about_to_expire_says_so_and_comes_back_in_one_clic
     assert table is not None
     # Thirteen minutes pass: the sweep tells the message it stops updating.
     later = time.time() + 13 * 60 + 1
-    table.hand_messages[p1.key].opened_at -= 13 * 60 + 1
+    chat_side(table).hand_messages[p1.key].opened_at -= 13 * 60 + 1
     await bot.game.automation.sweep(now=later)
     assert "stopped updating" in p1.view_text()
-    assert p1.key not in table.hand_messages
+    assert p1.key not in chat_side(table).hand_messages
     # Discord's 15 minutes are up: the old token is dead, one click heals it.
     server.emu.expire_token(opened)
     back = await p1.press("Show my hand again")
     assert back.type == 7 and "Your turn" in back.text() and p1.has_hand_view()
     await bot.game.tasks.wait_idle()
-    assert p1.key in table.hand_messages  # kept up to date again from now on
+    assert p1.key in chat_side(table).hand_messages  # kept up to date again from now on
 
 
 async def test_a_hint_picks_the_cards_and_plays_nothing(server: Server, launch: LaunchBot) -> None:

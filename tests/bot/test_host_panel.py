@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from bot import RummyBot
+from chat.table_side import chat_side
 from fakediscord import Actor
 from fakediscord.core.world import Message
 
@@ -194,7 +195,7 @@ async def test_a_click_on_controls_past_their_token_still_answers(
     await bot.game.tasks.wait_idle()
     assert "Bob" not in panel.text()
     table = bot.game.tables.get(server.channel.id)
-    assert table is not None and table.host_panel is None
+    assert table is not None and chat_side(table).host_panel is None
     added = await server.ann.click(panel, label="Add computer (easy)")
     assert added.type == 7 and "Bob" in panel.text() and "🤖" in panel.text()
     # With the click's fresh token, it follows the lobby again.

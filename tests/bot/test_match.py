@@ -8,6 +8,7 @@ import json
 import pytest
 
 from bot import RummyBot
+from chat.table_side import chat_side
 from engine import Card, Match
 from fakediscord.core.world import Message
 from presentation.card_faces import emoji_name
@@ -65,11 +66,11 @@ class PrivacyWatch:
             self.held.setdefault(player.key, set()).update(hand.hand_of(player.key))
         # Earlier hands' results are public by then; this hand's messages start
         # with its table message (snowflake ids grow with time).
-        assert table.message_id is not None
+        assert chat_side(table).message_id is not None
         public = "\n".join(
             everything_in(m)
             for m in self.server.emu.messages(self.server.channel)
-            if m.id >= table.message_id
+            if m.id >= chat_side(table).message_id
         )
         for owner in self.seated:
             secret = [c for c in hand.hand_of(owner.key) if c not in self.face_up]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot import RummyBot
+from chat.table_side import chat_side
 from fakediscord import Actor, FakeDiscord
 from fakediscord.core.actors import Reply
 from fakediscord.core.world import Channel, Message
@@ -229,7 +230,7 @@ async def test_next_hand_is_answered_before_its_table_message_is_out(
     fresh = table_message(server.emu, server.channel)
     assert fresh.id != old.id and "hand 2" in fresh.text().lower()
     table = bot.game.tables.get(server.channel.id)
-    assert table is not None and table.message_id == fresh.id
+    assert table is not None and chat_side(table).message_id == fresh.id
     # The finished hand's message keeps its result.
     kept = server.emu.message(server.channel, old.id)
     assert kept is not None and "scores" in kept.text() and not kept.buttons()
@@ -250,7 +251,7 @@ async def test_next_hand_stays_on_the_old_message_if_the_channel_refuses_a_new_o
     assert not dealt.ephemeral
     await bot.game.tasks.wait_idle()
     table = bot.game.tables.get(server.channel.id)
-    assert table is not None and table.hand_number == 2 and table.message_id == old.id
+    assert table is not None and table.hand_number == 2 and chat_side(table).message_id == old.id
     # The old message now shows the new hand, and play goes on from it.
     shown = table_message(server.emu, server.channel)
     assert shown.id == old.id and "hand 2" in shown.text().lower()
@@ -273,7 +274,7 @@ async def test_a_deleted_table_message_is_replaced_by_a_fresh_one(
     fresh = table_message(server.emu, server.channel)
     assert fresh.id != old.id and "Show hand" in [b.get("label") for b in fresh.buttons()]
     table = bot.game.tables.get(server.channel.id)
-    assert table is not None and table.message_id == fresh.id
+    assert table is not None and chat_side(table).message_id == fresh.id
     saved = (await bot.db.load_live_tables()).tables
     assert [row.message_id for row in saved] == [fresh.id]
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot import RummyBot
+from chat.table_side import chat_side
 from db import Database
 
 from .conftest import FAST, LaunchBot, Server, StopBot
@@ -210,7 +211,7 @@ async def test_hand_messages_open_at_a_restart_go_on_following_the_game(
         player.settle = bot.game.tasks.wait_idle
     table = bot.game.tables.get(server.channel.id)
     assert table is not None and table.match is not None
-    assert set(table.hand_messages) == {p.key for p in seated}  # handles came back
+    assert set(chat_side(table).hand_messages) == {p.key for p in seated}  # handles came back
     # Nobody but the mover clicks after the restart: every message still follows.
     await play_turns(bot, server, seated, 2)
     await bot.game.tasks.wait_idle()

@@ -8,10 +8,10 @@ from collections.abc import Coroutine
 from typing import Any
 
 from chat.dms import Notifier
+from chat.table_side import HandMessage, chat_side
 from engine import Discard, DrawStock
 from presentation.pacing import RequestBudget
 from presentation.render import dealt_dm, turn_dm
-from tables import HandMessage
 from tests.tables.helpers import playing_table
 from transport.tokens import TOKEN_LIFETIME
 
@@ -120,9 +120,18 @@ def test_a_deal_dm_names_the_others_and_a_turn_dm_points_to_the_open_hand_messag
     dealt = dealt_dm(table, first.key, "#rummy")
     others = [seat.name for seat in table.seats if seat.key != first.key]
     assert dealt.startswith("Hand 1 in #rummy is dealt, with " + ", ".join(others) + ".")
-    closed = turn_dm(table, first.key, "<https://discord.test/x>")
+    closed = turn_dm(table, first.key, "<https://discord.test/x>", hand_open=False)
     assert "Press **Show hand** on the table to play." in closed
-    table.hand_messages[first.key] = HandMessage(object(), time.time() - 60, 7)
-    assert "Your hand message there shows it" in turn_dm(table, first.key, "<link>")
-    table.hand_messages[first.key].opened_at = time.time() - TOKEN_LIFETIME - 1
-    assert "Press **Show hand**" in turn_dm(table, first.key, "<link>")  # it stopped following
+    assert "Your hand message there shows it" in turn_dm(table, first.key, "<link>", hand_open=True)
+
+
+def test_a_hand_message_is_open_for_turn_dms_while_it_shows_the_hand_and_its_token_lives() -> None:
+    table = playing_table()
+    side = chat_side(table)
+    side.hand_messages["1"] = HandMessage(object(), time.time() - 60, 7)
+    assert side.hand_open("1") and not side.hand_open("2")
+    side.hand_messages["1"].on_hand = False  # showing the settings
+    assert not side.hand_open("1")
+    side.hand_messages["1"].on_hand = True
+    side.hand_messages["1"].opened_at = time.time() - TOKEN_LIFETIME - 1
+    assert not side.hand_open("1")  # it stopped following

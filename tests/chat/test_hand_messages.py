@@ -8,8 +8,9 @@ import time
 from typing import Any
 
 from chat.hand_messages import HAND_MESSAGE_EDITS_AT_ONCE, HandMessages
+from chat.table_side import HandMessage, chat_side
 from presentation.card_emoji import CardFaces
-from tables import HandMessage, Table, TableRegistry
+from tables import Table, TableRegistry
 from tests.tables.helpers import playing_table
 
 
@@ -27,7 +28,7 @@ class HeldToken:
 def table_with_message(tables: TableRegistry, channel_id: int, token: HeldToken) -> Table:
     table = playing_table()
     table.channel_id = channel_id
-    table.hand_messages["1"] = HandMessage(token, time.time())
+    chat_side(table).hand_messages["1"] = HandMessage(token, time.time())
     tables.add(table)
     return table
 

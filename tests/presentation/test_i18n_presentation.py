@@ -208,7 +208,9 @@ def test_numbers_are_written_as_the_language_writes_them(pseudo: None) -> None:
 def test_dms_history_and_ratings_are_messages(pseudo: None) -> None:
     table = short_names(playing_table())
     key = table.seats[0].key
-    assert untranslated(turn_dm(table, key, "<https://discord.test/x>")) == []
+    for hand_open in (False, True):
+        assert untranslated(turn_dm(table, key, "<https://discord.test/x>",
+                                    hand_open=hand_open)) == []
     seats = [
         HistorySeat(name="P1", user_id=1, computer=False, place=1, total=120, won=True,
                     rating_change=3.4),
@@ -238,7 +240,7 @@ def test_texts_name_the_tables_buttons_as_the_server_shows_them() -> None:
     table.language = "de"
     key = table.seats[0].key
     with speaking("fr"):
-        said = help_text("de") + turn_dm(table, key, "<https://discord.test/x>")
+        said = help_text("de") + turn_dm(table, key, "<https://discord.test/x>", hand_open=False)
     assert said.count("**Hand zeigen**") == 2 and "Voir ma main" not in said
     assert "**Hand zeigen** sur la table ouvre ta main" in said  # French words around it
     with speaking("fr"):

@@ -18,7 +18,6 @@ def playing_table(seed: int = 42, rules: HouseRules | None = None) -> Table:
     )
     table.match = Match.start([seat.key for seat in table.seats], rules, seed)
     table.stage = Stage.PLAYING
-    table.message_id = 99
     return table
 
 

@@ -3,11 +3,9 @@ import json
 import pytest
 
 from engine import DrawStock
-from tables import HandMessage, HostPanel, Stage, Table, TableRegistry
+from tables import Stage, Table, TableRegistry
 from tables.records import live_table
 from tables.tapes import add_move, current_tape, public_record
-from transport.handles import InteractionHandle
-from transport.tokens import TOKEN_LIFETIME
 
 from .helpers import playing_table
 
@@ -19,7 +17,6 @@ def test_table_round_trips_through_json() -> None:
     table.match.apply(turn, DrawStock())  # type: ignore[union-attr]
     table.note("{who} drew from the stock", "1", who="Ann")
     table.selections["1"] = ["AS"]
-    table.dm_closed.add(2)
     saved = json.loads(json.dumps(table.to_dict()))
     again = Table.from_dict(saved)
     assert again.to_dict() == table.to_dict()
@@ -37,7 +34,6 @@ def test_restore_puts_back_an_earlier_state_in_place() -> None:
     table.seats[0].missed_turns = 2
     table.note("a move")
     table.selections["1"] = ["AS"]
-    table.dm_closed.add(1)
     table.restore(snapshot)
     assert table.to_dict() == saved
     assert table.lock is lock
@@ -143,61 +139,20 @@ def test_a_hand_under_way_before_taping_has_an_empty_record() -> None:
     assert current_tape(table) is None
 
 
+DOOR_KEYS = ("message_id", "dm_closed", "dm_closed_told", "hand_messages", "host_panel")
 
 
-class FakeHandle:
-    """Stands in for the session an interaction handle sends on: nothing is sent here."""
-
-    def __init__(self, application_id: int, token: str) -> None:
-        self.application_id, self.token = application_id, token
-
-
-def test_open_hand_messages_are_saved_beside_the_game_while_their_tokens_live() -> None:
+def test_the_game_saves_nothing_of_a_door_and_reads_a_row_that_holds_one() -> None:
     table = playing_table()
-    now = 1_000_000.0
-    fresh = InteractionHandle.__new__(InteractionHandle)
-    fresh.application_id, fresh.token = 7, "fresh-token"
-    stale = InteractionHandle.__new__(InteractionHandle)
-    stale.application_id, stale.token = 7, "stale-token"
-    table.hand_messages["1"] = HandMessage(fresh, now - 60, 501)
-    table.hand_messages["2"] = HandMessage(stale, now - TOKEN_LIFETIME - 1, 502)
-    # One posted below a new hand's table: a follow-up, edited by its id.
-    table.hand_messages["3"] = HandMessage(fresh, now - 30, 503, followup=True)
-    state = json.loads(json.dumps(live_table(table).state))
-    assert "hand_messages" not in table.to_dict()  # the game alone
-    assert state["hand_messages"]["1"] == {
-        "application_id": 7, "token": "fresh-token", "message_id": 501, "opened_at": now - 60,
-        "followup": False,
-    }
-    again = Table.from_dict(state)
+    door = {"message_id": 5, "dm_closed": [2], "dm_closed_told": [], "hand_messages": {}}
+    row = live_table(table, door)
+    again = Table.from_dict(json.loads(json.dumps(row.state)))
+    assert not set(DOOR_KEYS) & set(table.to_dict())
+    assert row.state == {**table.to_dict(), **door} and row.message_id == 5
     assert again.to_dict() == table.to_dict()
-    again.restore_hand_messages(FakeHandle, now)
-    # The one whose token died stays forgotten; the others follow the game again.
-    assert set(again.hand_messages) == {"1", "3"}
-    back = again.hand_messages["1"]
-    assert (back.handle.token, back.message_id, back.opened_at) == ("fresh-token", 501, now - 60)
-    assert back.shows == again.changes and again.saved_hand_messages == {}
-    assert not back.followup and again.hand_messages["3"].followup
 
 
-def test_the_hosts_lobby_controls_are_saved_beside_the_game_while_their_token_lives() -> None:
-    table = playing_table()
-    table.stage, table.match = Stage.LOBBY, None
-    now = 1_000_000.0
-    handle = InteractionHandle.__new__(InteractionHandle)
-    handle.application_id, handle.token = 7, "host-token"
-    table.host_panel = HostPanel(handle, now - 60, 601, followup=True, with_rules=True)
-    state = json.loads(json.dumps(live_table(table).state))
-    assert "host_panel" not in table.to_dict()  # the game alone
-    again = Table.from_dict(state)
-    again.restore_host_panel(FakeHandle, now)
-    back = again.host_panel
-    assert back is not None and back.handle.token == "host-token"
-    assert (back.message_id, back.followup, back.with_rules) == (601, True, True)
-    assert back.shows == again.changes and again.saved_host_panel is None
-    # Past its token's life, or once the game has started, there is nothing to follow.
-    late = Table.from_dict(state)
-    late.restore_host_panel(FakeHandle, now + TOKEN_LIFETIME)
-    started = Table.from_dict({**state, "stage": "playing", "match": table.to_dict()["match"]})
-    started.restore_host_panel(FakeHandle, now)
-    assert late.host_panel is None and started.host_panel is None
+def test_tables_are_told_apart_by_identity() -> None:
+    table, twin = playing_table(), playing_table()
+    twin.game_id = table.game_id
+    assert table != twin and len({table, twin}) == 2
