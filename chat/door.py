@@ -13,7 +13,7 @@ from .channel_events import ChannelEvents
 from .commands.end import Ending
 from .commands.history import History
 from .commands.seasons import Seasons
-from .commands.settings import ServerSettings
+from .commands.server_defaults import ServerSettings
 from .commands.stats import Stats
 from .lobby import Lobby
 from .router import ComponentRouter
