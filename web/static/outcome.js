@@ -26,6 +26,10 @@ export function drawOutcome() {
     return;
   }
   const fresh = sheet.dataset.kind !== "outcome" || !sameHand;
+  // The same result drawn again (a later state of the same table) replaces its
+  // buttons: the player's focus goes back where it was, not to the page.
+  const focused = sheet.contains(document.activeElement) ? document.activeElement : null;
+  const focusedMove = focused ? focused.dataset.move || focused.id : null;
   sheet.dataset.kind = "outcome";
   sheet.dataset.hand = String(state.hand_number);
   const body = $("sheet-body");
@@ -85,6 +89,10 @@ export function drawOutcome() {
   heading.tabIndex = -1;
   if (fresh) {
     setTimeout(() => (actions.querySelector("button") || heading).focus({ preventScroll: true }));
+  } else if (focusedMove) {
+    const again = focusedMove === heading.id ? heading
+      : actions.querySelector(`[data-move="${CSS.escape(focusedMove)}"]`);
+    if (again) again.focus({ preventScroll: true });
   }
 }
 
