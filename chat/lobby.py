@@ -18,6 +18,7 @@ from chat.messages.table_layout import (
 )
 from engine import HouseRules
 from game.config import GameConfig
+from game.gate import JUST_ENDED
 from game.lobby_seats import ALREADY_STARTED, HOST_CANCELLED, LobbySeats
 from game.seat_moves import Ask, Done
 from presentation import actions
@@ -25,7 +26,7 @@ from presentation.actions import ComponentId
 from presentation.card_emoji import CardFaces
 from presentation.i18n import N_, _, current, n_, speaking
 from presentation.render import rules_text
-from tables import NotSaved, Refusal, Seat, Stage, Table, TableWork
+from tables import NotSaved, Refusal, Stage, Table, TableWork
 from tables.names import plain_name
 from transport import callbacks
 from transport.private import Interaction
@@ -57,11 +58,6 @@ def missing_permissions(granted: discord.Permissions) -> list[str]:
 def member_name(user: discord.abc.User) -> str:
     """A member's name as their seat keeps it (``tables.names``)."""
     return plain_name(getattr(user, "display_name", None) or user.name)
-
-
-def human_seat(user: discord.abc.User) -> Seat:
-    """The member's seat; they read the bot in the language of this interaction."""
-    return Seat(key=str(user.id), name=member_name(user), user_id=user.id, language=current().code)
 
 
 def table_link(table: Table) -> str:
@@ -138,8 +134,11 @@ class Lobby:
         assert interaction.guild_id is not None
         if not await self._channel_is_free(interaction, rules if chose_rules else None):
             return
-        table = self._new_table(interaction, rules, language)
-        table.seats.append(human_seat(interaction.user))
+        assert interaction.channel_id is not None
+        ask = Ask(interaction.user.id, CHAT, table_labels=True,
+                  name=member_name(interaction.user))
+        table = self.lobby_seats.new_lobby(interaction.channel_id, interaction.guild_id, ask,
+                                           rules, language)
         await self._post_lobby(interaction, table)
 
     async def rematch(self, interaction: Interaction, parsed: ComponentId) -> None:
@@ -204,11 +203,6 @@ class Lobby:
             )
             return False
         return True
-
-    def _new_table(self, interaction: Interaction, rules: HouseRules, language: str) -> Table:
-        assert interaction.channel_id is not None and interaction.guild_id is not None
-        return self.lobby_seats.new_table(interaction.channel_id, interaction.guild_id,
-                                          interaction.user.id, rules, language)
 
     async def _post_lobby(self, interaction: Interaction, table: Table) -> None:
         dealt = table.stage is Stage.PLAYING  # a rematch with nobody to wait for
@@ -367,7 +361,7 @@ class Lobby:
         if self.tables.get(table.channel_id) is not table:
             for entry in group:
                 with speaking(entry.language):
-                    refused[entry] = _("That game has just ended.")
+                    refused[entry] = _(JUST_ENDED)
         try:
             async with self.work.change(table, refresh=False) as change:
                 for entry in group:

@@ -40,6 +40,15 @@ LATER_GAME = N_(
 )
 
 
+def seat_for(ask: Ask, *, kept: str = "?") -> Seat:
+    """The asker's seat, the one way a person's seat is made: under the name
+    their door knows them by (the server nickname; ``kept``, the name their
+    seat had, where the door knows none), reading the bot in the language of
+    this ask."""
+    return Seat(key=str(ask.user_id), name=plain_name(ask.name or kept),
+                user_id=ask.user_id, language=current().code)
+
+
 def table_full() -> str:
     return n_("The table is full ({n} seat).", "The table is full ({n} seats).", MAX_SEATS)
 
@@ -72,10 +81,12 @@ class LobbySeats:
             ),
         )
 
-    def seat_name(self, ask: Ask) -> str:
-        """The name a member sits under: their server nickname, which both
-        doors know (the Activity's sign-in asks the server for it)."""
-        return plain_name(ask.name or "?")
+    def new_lobby(self, channel_id: int, guild_id: int, ask: Ask, rules: HouseRules,
+                  language: str) -> Table:
+        """A new lobby with the asker seated as its host, whichever door opens it."""
+        table = self.new_table(channel_id, guild_id, ask.user_id, rules, language)
+        table.seats.append(seat_for(ask))
+        return table
 
     # --- joining --------------------------------------------------------------------------
     def take_seat(self, table: Table, ask: Ask) -> None:
@@ -87,8 +98,7 @@ class LobbySeats:
             raise Refusal(_("You already have a seat at this table."))
         if len(table.seats) >= MAX_SEATS:
             raise Refusal(table_full())
-        table.seats.append(Seat(key=str(ask.user_id), name=self.seat_name(ask),
-                                user_id=ask.user_id, language=current().code))
+        table.seats.append(seat_for(ask))
 
     def deal_if_all_back(self, table: Table) -> bool:
         """A rematch starts once everyone it invited has a seat again (inside a
@@ -170,9 +180,7 @@ class LobbySeats:
         for seat in ended.seats:
             if seat is mine:
                 # Their nickname as it is now, by either door.
-                kept = ask.name or seat.name
-                table.seats.append(Seat(key=str(ask.user_id), name=plain_name(kept),
-                                        user_id=ask.user_id, language=current().code))
+                table.seats.append(seat_for(ask, kept=seat.name))
             elif seat.is_computer:
                 table.seats.append(Seat(key=seat.key, name=seat.name, level=seat.level))
             else:
@@ -201,9 +209,7 @@ class LobbySeats:
         on in the Activity alone)."""
         if self.tables.get(channel_id) is not None:
             raise Refusal(_(GAME_OPEN_HERE))
-        table = self.new_table(channel_id, guild_id, ask.user_id, rules, language)
-        table.seats.append(Seat(key=str(ask.user_id), name=self.seat_name(ask),
-                                user_id=ask.user_id, language=current().code))
+        table = self.new_lobby(channel_id, guild_id, ask, rules, language)
         await self.put_in_play(table, ask)
         return table
 

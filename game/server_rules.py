@@ -1,6 +1,6 @@
 """Each server's default house rules and the language of its public tables:
 what every new lobby starts from, by either door. The chat's commands that
-show and change them are ``chat.commands.settings``."""
+show and change them are ``chat.commands.server_defaults``."""
 
 from __future__ import annotations
 
