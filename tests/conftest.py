@@ -11,10 +11,12 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from pathlib import Path
 
 import discord
 import pytest
 
+from db import Database
 from fakediscord import BotRunner, FakeDiscord, point_discord_at, run_client
 from tests.postgres_server import PostgresServer
 
@@ -71,3 +73,14 @@ def postgres_server() -> Iterator[PostgresServer]:
         yield server
     finally:
         server.remove()
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    """The bot's database as a fresh SQLite file, closed after the test (the
+    storage tests have their own, on both stores: tests/db/conftest.py)."""
+    database = await Database.open(tmp_path / "rummy.sqlite3")
+    try:
+        yield database
+    finally:
+        await database.close()

@@ -26,14 +26,10 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from app.settings import ActivitySettings
-from bot import RummyBot, Settings
+from bot import RummyBot
 from engine import Discard
 from engine.ai import choose_action
-from fakediscord import FakeDiscord, point_discord_at, run_client
-from tests.bot.conftest import populate
-from tests.bot.test_play import in_turn_order, start_game
-from tests.bot.test_two_doors import CONFIG, Mover
+from tests.bot.test_two_doors import Mover, seated
 
 ROOT = Path(__file__).resolve().parents[2]
 # What is not the bot's own: the stand-in, the tests and benchmarks.
@@ -80,30 +76,8 @@ class Trail:
 
 
 async def trail_of_a_discard(door: str, folder: Path) -> set[str]:
-    emu = FakeDiscord()
-    await emu.start()
-    try:
-        with point_discord_at(emu):
-            server = populate(emu)
-            emu.world.enable_activities()
-            settings = Settings(token=emu.token, database_path=folder / f"{door}.sqlite3",
-                                game=CONFIG,
-                                activity=ActivitySettings(client_secret=emu.world.client_secret,
-                                                          port=0))
-            bot = RummyBot(settings)
-            runner = await run_client(emu, bot)
-            mover = Mover(bot, emu, server, door)
-            try:
-                await bot.game.tasks.wait_idle()
-                seated = [server.player(server.ann), server.player(server.bob)]
-                await start_game(server, bot, seated, hands=1)
-                await mover.seat(in_turn_order(bot, server, seated))
-                return await _until_a_discard(bot, server.channel.id, mover)
-            finally:
-                await mover.close()
-                await runner.stop()
-    finally:
-        await emu.stop()
+    async with seated(door, folder, hands=1) as (bot, _emu, server, mover):
+        return await _until_a_discard(bot, server.channel.id, mover)
 
 
 async def _until_a_discard(bot: RummyBot, channel_id: int, mover: Mover) -> set[str]:

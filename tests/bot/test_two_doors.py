@@ -15,6 +15,8 @@ import json
 import random
 import re
 import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -169,16 +171,20 @@ class Mover:
             await page.close()
 
 
-async def play_the_match(door: str, folder: Path) -> tuple[dict[str, list[str]],
-                                                          dict[str, list[str]]]:
+@asynccontextmanager
+async def seated(door: str, folder: Path, hands: int) -> AsyncIterator[tuple[RummyBot, FakeDiscord,
+                                                                          Server, Mover]]:
+    """Ann and Bob dealt in at one table of a bot of its own on a stand-in of its
+    own, each with the door ``door`` open on it (their hand messages, or their
+    pages); the bot's database in ``folder``."""
     emu = FakeDiscord()
     await emu.start()
-    database = folder / f"{door}.sqlite3"
     try:
         with point_discord_at(emu):
             server = populate(emu)
             emu.world.enable_activities()
-            settings = Settings(token=emu.token, database_path=database, game=CONFIG,
+            settings = Settings(token=emu.token, database_path=folder / f"{door}.sqlite3",
+                                game=CONFIG,
                                 activity=ActivitySettings(client_secret=emu.world.client_secret,
                                                           port=0))
             bot = RummyBot(settings)
@@ -186,18 +192,24 @@ async def play_the_match(door: str, folder: Path) -> tuple[dict[str, list[str]],
             mover = Mover(bot, emu, server, door)
             try:
                 await bot.game.tasks.wait_idle()  # the card faces are uploaded
-                seated = [server.player(server.ann), server.player(server.bob)]
-                await start_game(server, bot, seated, hands=2)
-                await mover.seat(in_turn_order(bot, server, seated))
-                await play_hands(bot, server, mover)
-                got = what_members_got(emu, server)
+                players = [server.player(server.ann), server.player(server.bob)]
+                await start_game(server, bot, players, hands=hands)
+                await mover.seat(in_turn_order(bot, server, players))
+                yield bot, emu, server, mover
             finally:
                 await mover.close()
                 problems = await runner.stop()
             assert problems == [], problems
     finally:
         await emu.stop()
-    return got, saved_rows(database)
+
+
+async def play_the_match(door: str, folder: Path) -> tuple[dict[str, list[str]],
+                                                          dict[str, list[str]]]:
+    async with seated(door, folder, hands=2) as (bot, emu, server, mover):
+        await play_hands(bot, server, mover)
+        got = what_members_got(emu, server)
+    return got, saved_rows(folder / f"{door}.sqlite3")
 
 
 async def play_hands(bot: RummyBot, server: Server, mover: Mover) -> None:

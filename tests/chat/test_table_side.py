@@ -5,11 +5,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from chat.restore import restore_tables
 from chat.table_side import (
@@ -166,13 +162,6 @@ def test_a_new_table_in_the_same_channel_has_a_fresh_side() -> None:
 # --- through the database -------------------------------------------------------------
 
 
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "rummy.sqlite3")
-    try:
-        yield database
-    finally:
-        await database.close()
 
 
 def ignore(_table: Table, _follow_up: FollowUp) -> None:

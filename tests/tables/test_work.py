@@ -4,8 +4,6 @@ whole, and what follows a change runs only once it is saved."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -27,13 +25,6 @@ class Recorder:
         self.calls.append((table.channel_id, follow_up))
 
 
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "rummy.sqlite3")
-    try:
-        yield database
-    finally:
-        await database.close()
 
 
 @pytest.fixture
