@@ -35,6 +35,7 @@ def user(u: User) -> dict[str, Any]:
         "id": str(u.id), "username": u.name, "discriminator": "0", "global_name": u.name,
         "avatar": u.avatar, "bot": u.bot, "system": False, "public_flags": 0, "flags": 0,
         "banner": None, "accent_color": None, "avatar_decoration_data": None,
+        "primary_guild": None,
     }
 
 
@@ -260,7 +261,9 @@ def application(world: World) -> dict[str, Any]:
         "primary_sku_id": None, "slug": None, "cover_image": None, "tags": [],
         "install_params": None, "custom_install_url": None,
         "role_connections_verification_url": None,
-        "interactions_endpoint_url": None, "approximate_guild_count": len(world.guilds),
+        "interactions_endpoint_url": None,
+        "approximate_guild_count": sum(world.bot.id in g.members for g in world.guilds.values()),
+        "approximate_user_install_count": len(world.user_installs),
         # Application resource: one entry per installation context the portal enables.
         "redirect_uris": [],
         "integration_types_config": {str(t): {} for t in world.installation_contexts},

@@ -441,7 +441,9 @@ class World:
             "id": str(command_id), "application_id": str(self.application_id), "version":
             str(self.ids.next()), "type": kind, "name": body["name"],
             "description": body.get("description", ""), "options": body.get("options") or [],
-            "default_member_permissions": body.get("default_member_permissions"),
+            # Discord answers the bit set as a string, however it was sent.
+            "default_member_permissions": None if body.get("default_member_permissions") is None
+            else str(body["default_member_permissions"]),
             "dm_permission": body.get("dm_permission", True), "nsfw": body.get("nsfw", False),
             # Application Commands: unset integration types are the app's configured
             # installation contexts; unset contexts stay null.
@@ -496,10 +498,8 @@ class World:
 
     def launcher_refusal(self, user_id: int, channel_id: int) -> str | None:
         """Why the App Launcher (or the Entry Point command) would not open the
-        Activity for this person in this channel, or None. Discord offers it as
-        any command (``installs.command_refusal``): where its ``contexts`` say, 0 a
-        server's channel, 1 the bot's DM, 2 a DM or group DM between people, and
-        where it is installed for one of its ``integration_types``."""
+        Activity for this person in this channel, or None: it is offered as any
+        command is (``installs.command_refusal``: its contexts and installs)."""
         channel = self.channels.get(channel_id)
         if channel is None or not self.can_see_channel(user_id, channel):
             return "No such channel."
