@@ -204,8 +204,9 @@ the message) and ``app_permissions``: the bot's in a server that installed it;
 attach files, embed links, mention everyone and external emojis, as far as the
 channel grants the invoker, in one that did not; attach, embed and mention
 everyone in a DM or group DM between people; in the bot's DM, its usual DM
-permissions with those four added. A private channel's interaction carries the channel as the invoker
-sees it (its other people; a group DM's name and owner).
+permissions with those four added. A private channel's interaction carries
+the channel as the invoker sees it (its other people; a group DM's name and
+owner).
 
 Where the bot is no member, the bot's token is refused 403 code 50001 (sending,
 editing, reading) and recorded as a problem; the interaction's token answers
