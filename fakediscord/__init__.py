@@ -15,6 +15,7 @@ By concern:
   the gateway, ``core.gateway``), ``core.world`` and ``core.models``
   (everything that exists), ``core.traffic`` (what went over the wire, both
   ways), ``core.oauth``, ``core.commands`` and ``core.command_rules``,
+  ``core.installs`` (where the app is installed, and what that allows where),
   ``core.components``, ``core.layouts`` and ``core.emojis`` (what a message
   may hold), ``core.payloads`` (Discord's JSON shapes), ``core.history`` (how
   much of the past is kept), ``core.spec`` (every request checked against
@@ -159,6 +160,10 @@ id, instance id), every launch, watchers woken) read them.
 answers Discord's EmbeddedActivityInstance, or 404 ``{"message": "404: Not
 Found", "code": 0}``.
 
+An instance in a DM or group DM between people is a private channel's: location
+``{"id": "pc-<channel>", "kind": "pc", "channel_id"}`` with no guild, and only
+the channel's people may be in it (``launch_activity`` refuses others).
+
 OAuth2 of the Activity's handshake (``core.oauth``): ``world.issue_oauth_code(
 user_id, scopes)`` is the client's ``commands.authorize`` (scopes checked
 against Discord's list; the code is single use, 10 minutes).
@@ -173,6 +178,43 @@ world and saved with it) as fields or HTTP Basic; no bot token. It answers
 ``identify``) answers that person; an expired or unknown token 401.
 ``world.pass_time(seconds)`` moves the clock these expiries read.
 
+User installs and interaction contexts
+--------------------------------------
+``core.installs``, after Discord's "Application Commands" (contexts),
+"Interactions > Receiving and Responding" and "Application" pages.
+``world.enable_user_install()`` is the portal's switch (the application's
+``integration_types_config`` then lists "0" and "1"), ``world.install_for_user(
+user)`` a person installing the app; ``emu.create_guild(name, installed=False)``
+a server that never installed it (no bot: it sends the bot no events but its
+members' interactions), ``emu.create_private_channel([alice, bob])`` a DM
+between people (type 1) and ``emu.create_private_channel([...], name=...)`` or
+three or more people a group DM (type 3, the first its owner), the bot no
+member of either.
+
+A synced command keeps ``integration_types`` (unset: the app's configured
+installs) and ``contexts`` (unset: null, offered in servers and the bot's DM).
+``slash`` raises ``installs.UnavailableCommand`` (an AssertionError) where the
+person's client would not offer the command: a context it does not list (0 a
+server, 1 the bot's DM, 2 a DM or group DM between people), or no install of
+its types there (the server's, in a server whose bot is a member or the bot's
+DM; the person's own, anywhere). Each interaction carries ``context``,
+``authorizing_integration_owners`` ({"0": guild id, or "0" in the bot's DM;
+"1": the installer's id}; a click keeps the owners of the interaction that made
+the message) and ``app_permissions``: the bot's in a server that installed it;
+attach files, embed links, mention everyone and external emojis, as far as the
+channel grants the invoker, in one that did not; attach, embed and mention
+everyone in a DM or group DM between people; in the bot's DM, its usual DM
+permissions with those four added. A private channel's interaction carries
+the channel as the invoker sees it (its other people; a group DM's name and
+owner).
+
+Where the bot is no member, the bot's token is refused 403 code 50001 (sending,
+editing, reading) and recorded as a problem; the interaction's token answers
+as anywhere, but with a user install alone 5 follow-ups an interaction at most
+(the 6th: 400 code 40094), and in a server that did not install the app, a
+member denied USE_EXTERNAL_APPS (``1 << 50``) gets every answer (callbacks 4
+and 5, follow-ups) as an ephemeral message of their own.
+
 Actors
 ------
 ``await alice.slash(channel, "rummy start", **options)`` builds the
@@ -181,8 +223,9 @@ subcommands by name, option types from the registration (integers, numbers,
 booleans, strings, choices by value or name, bounds; user options take an
 Actor and fill ``data.resolved``; channel options a Channel). What the
 client would refuse raises AssertionError: unknown or missing options, a
-command hidden by ``default_member_permissions``, DM-less commands in DMs.
-``channel`` may be ``alice.dm_channel``.
+command hidden by ``default_member_permissions``, DM-less commands in DMs, a
+command not offered in that context or not installed there (see below).
+``channel`` may be ``alice.dm_channel``, or a DM or group DM she is in.
 
 ``await alice.click(message, label=None, *, custom_id=None, emoji=None,
 allow_disabled=False)`` clicks a button (``message`` may be a Message, a

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from . import components as comp
-from .commands import add_resolved_user, as_user, build_chat_input
+from .commands import add_resolved_user, as_user, build_chat_input, integration_types_of
 from .world import (
     ActivityInstance,
     Channel,
@@ -181,7 +181,8 @@ class Actor:
         data = build_chat_input(self._emu.world, self.user, channel, command, options)
         interaction = self._emu.world.new_interaction(
             InteractionType.APPLICATION_COMMAND, self.user, channel, data,
-            f"/{command.strip().lstrip('/')} by {self.name}")
+            f"/{command.strip().lstrip('/')} by {self.name}",
+            integration_types=integration_types_of(self._emu.world, channel, command))
         return await self._emu.run_interaction(interaction)
 
     async def forge_slash(self, channel: Channel, command: str, forged: dict[str, Any],
@@ -200,7 +201,8 @@ class Actor:
             found["value"] = value
         interaction = self._emu.world.new_interaction(
             InteractionType.APPLICATION_COMMAND, self.user, channel, data,
-            f"forged /{command.strip().lstrip('/')} by {self.name}")
+            f"forged /{command.strip().lstrip('/')} by {self.name}",
+            integration_types=integration_types_of(self._emu.world, channel, command))
         return await self._emu.run_interaction(interaction)
 
     async def click(self, message: Message | Reply | int, label: str | None = None, *,
@@ -287,7 +289,9 @@ class Actor:
 
     def _check_can_use(self, channel: Channel) -> None:
         world = self._emu.world
-        if channel.is_dm:
+        if channel.is_private:
+            assert self.id in channel.recipient_ids, f"{self.name} is not in {channel}"
+        elif channel.is_dm:
             assert channel.recipient_id == self.id, f"{self.name} is not in {channel}"
         else:
             assert channel.guild_id is not None

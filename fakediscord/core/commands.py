@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import payloads
+from . import installs, payloads
 from .world import ADMINISTRATOR, Channel, Role, User, World
 
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6, 7, 8, 9, 10
-BOT_DM_CONTEXT, GUILD_CONTEXT = 1, 0
 
 
 def as_user(value: Any) -> User | None:
@@ -62,15 +61,23 @@ def build_chat_input(world: World, user: User, channel: Channel, text: str,
     return data
 
 
+def integration_types_of(world: World, channel: Channel, text: str) -> list[int] | None:
+    """The installation contexts of the command ``/text`` typed in ``channel``."""
+    record = world.find_command(text.strip().lstrip("/").split()[0], channel.guild_id)
+    return None if record is None else record.get("integration_types")
+
+
 def _check_available(world: World, user: User, channel: Channel, record: dict[str, Any]) -> None:
-    contexts = record.get("contexts")
-    context = BOT_DM_CONTEXT if channel.is_dm else GUILD_CONTEXT
-    if contexts is not None and context not in contexts:
-        raise AssertionError(f"/{record['name']} is not offered in this context ({channel})")
+    refusal = installs.command_refusal(world, user, channel, record)
+    if refusal is not None:
+        raise installs.UnavailableCommand(refusal)
     if channel.is_dm and record.get("dm_permission") is False:
         raise AssertionError(f"/{record['name']} is not offered in DMs")
     needed = record.get("default_member_permissions")
-    if needed is not None and channel.guild_id is not None:
+    # A server's command permissions govern its own install only (Application
+    # Commands: contexts are apart from permissions).
+    if needed is not None and channel.guild_id is not None and installs.guild_installed(
+            world, channel):
         have = world.guilds[channel.guild_id].permissions_of(user.id)
         # "0" hides the command from everyone but administrators.
         required = int(needed) or ADMINISTRATOR

@@ -107,7 +107,13 @@ class Gateway:
     # -- sending ---------------------------------------------------------------
 
     def dispatch(self, event: str, data: dict[str, Any], *, guild_id: int | None = None) -> int:
-        """Send a DISPATCH to every session that should see it; returns how many did."""
+        """Send a DISPATCH to every session that should see it; returns how many did.
+        A server that never installed the app sends its bot nothing but the
+        interactions of its members' own installs."""
+        guild = self.world.guilds.get(guild_id) if guild_id is not None else None
+        if guild is not None and self.world.bot.id not in guild.members and (
+                event != "INTERACTION_CREATE"):
+            return 0
         count = 0
         for session in list(self.sessions.values()):
             if not session.owns(guild_id):

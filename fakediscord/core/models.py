@@ -10,6 +10,7 @@ holds always shows the current state of that message.
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import IntFlag
@@ -53,6 +54,8 @@ class ChannelType:
     # A voice channel, with its own text chat as Discord has given every one
     # since 2022: messages, commands and Activities work in it as in a text one.
     GUILD_VOICE = 2
+    # A DM between several people (the Channel resource's GROUP_DM, type 3).
+    GROUP_DM = 3
 
 
 class InteractionType:
@@ -65,6 +68,21 @@ class InteractionType:
 # the app (an interaction it answers) or Discord (it launches the Activity).
 PRIMARY_ENTRY_POINT = 4
 APP_HANDLER, DISCORD_LAUNCH_ACTIVITY = 1, 2
+
+
+DISCORD_EPOCH_MS = 1420070400000
+
+
+class SnowflakeFactory:
+    """Increasing snowflakes carrying the current time, as discord.py decodes them."""
+
+    def __init__(self) -> None:
+        self._last = 0
+
+    def next(self) -> int:
+        stamp = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
+        self._last = max(stamp, self._last + 1)
+        return self._last
 
 
 def now_iso() -> str:
@@ -120,13 +138,24 @@ class Channel:
     guild_id: int | None = None
     position: int = 0
     recipient_id: int | None = None  # the person in a DM with the bot
+    # The people of a DM or group DM between people, which the bot is no member of
+    # (empty for the bot's own DM and for a server's channel).
+    recipient_ids: list[int] = field(default_factory=list)
+    owner_id: int | None = None  # who made a group DM
     last_message_id: int | None = None
     # target id -> (0 role / 1 member, allow, deny); the @everyone role's id is the guild's
     overwrites: dict[int, tuple[int, int, int]] = field(default_factory=dict)
 
     @property
     def is_dm(self) -> bool:
-        return self.type == ChannelType.DM
+        """The DM between the bot and one person."""
+        return self.type == ChannelType.DM and not self.recipient_ids
+
+    @property
+    def is_private(self) -> bool:
+        """A DM or group DM between people, without the bot: interaction context
+        PRIVATE_CHANNEL (2) for a user-installed app."""
+        return self.type in (ChannelType.DM, ChannelType.GROUP_DM) and bool(self.recipient_ids)
 
     def __str__(self) -> str:
         return f"#{self.name}"
@@ -286,6 +315,13 @@ class Interaction:
     callback_closed: bool = False  # Discord's 3 s to answer have passed
     # The Activity instance a LAUNCH_ACTIVITY answer (type 12) put the person in.
     activity_instance_id: str | None = None
+    # Where it came from and for which installs of the app (``installs``): the
+    # interaction context (0 guild, 1 the bot's DM, 2 a private channel), the
+    # installation owners by integration type ("0" guild, "1" user), and whether
+    # Discord shows every answer to the invoker alone (Use External Apps denied).
+    context: int = 0
+    owners: dict[str, str] = field(default_factory=dict)
+    forced_ephemeral: bool = False
 
     @property
     def answered(self) -> bool:

@@ -35,6 +35,7 @@ def user(u: User) -> dict[str, Any]:
         "id": str(u.id), "username": u.name, "discriminator": "0", "global_name": u.name,
         "avatar": u.avatar, "bot": u.bot, "system": False, "public_flags": 0, "flags": 0,
         "banner": None, "accent_color": None, "avatar_decoration_data": None,
+        "primary_guild": None,
     }
 
 
@@ -60,14 +61,24 @@ def role(r: Role) -> dict[str, Any]:
     }
 
 
-def channel(world: World, channel_id: int) -> dict[str, Any]:
+def channel(world: World, channel_id: int, *, viewer: int | None = None) -> dict[str, Any]:
+    """A channel as ``viewer`` (default: the bot) is shown it."""
     c = world.channels[channel_id]
     last = str(c.last_message_id) if c.last_message_id else None
+    if c.is_private:
+        # Channel resource: a DM (1) or group DM (3) lists its people but the one
+        # looking; a group DM has a name, an icon and an owner too.
+        shown: dict[str, Any] = {
+            "id": str(c.id), "type": c.type, "last_message_id": last, "flags": 0,
+            "recipients": [user(world.users[u]) for u in c.recipient_ids if u != viewer]}
+        if c.type == ChannelType.GROUP_DM:
+            shown |= {"name": c.name, "icon": None, "owner_id": str(c.owner_id)}
+        return shown
     if c.type == ChannelType.DM:
         assert c.recipient_id is not None
         return {"id": str(c.id), "type": c.type, "last_message_id": last, "flags": 0,
                 "recipients": [user(world.users[c.recipient_id])]}
-    shown: dict[str, Any] = {
+    shown = {
         "id": str(c.id), "type": c.type, "guild_id": str(c.guild_id), "name": c.name,
         "position": c.position, "topic": None, "nsfw": False,
         "permission_overwrites": [
@@ -142,7 +153,7 @@ def _interaction_metadata(world: World, m: Message) -> dict[str, Any]:
     assert m.interaction_id is not None
     i = world.interactions[m.interaction_id]
     u = user(world.users[i.user_id])
-    owners = {"0": str(i.guild_id)} if i.guild_id else {"1": str(i.user_id)}
+    owners = i.owners or ({"0": str(i.guild_id)} if i.guild_id else {"1": str(i.user_id)})
     meta: dict[str, Any] = {"id": str(i.id), "type": i.type, "user": u,
                             "authorizing_integration_owners": owners}
     legacy: dict[str, Any] = {"id": str(i.id), "type": i.type, "user": u,
@@ -160,11 +171,15 @@ def _interaction_metadata(world: World, m: Message) -> dict[str, Any]:
 def interaction(world: World, i: Interaction, *, app_permissions: int) -> dict[str, Any]:
     """An INTERACTION_CREATE payload, guild or DM."""
     c = world.channels[i.channel_id]
+    # Receiving and Responding: where it came from (``context``) and for which
+    # installs (``authorizing_integration_owners``, see ``installs.owners``).
     data: dict[str, Any] = {
         "id": str(i.id), "application_id": str(world.application_id), "type": i.type,
-        "data": i.data, "channel_id": str(c.id), "channel": channel(world, c.id),
+        "data": i.data, "channel_id": str(c.id),
+        "channel": channel(world, c.id, viewer=i.user_id if c.is_private else None),
         "token": i.token, "version": 1, "locale": world.users[i.user_id].locale,
-        "entitlements": [],
+        "entitlements": [], "authorizing_integration_owners": dict(i.owners),
+        "context": i.context,
         "app_permissions": str(app_permissions), "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
     }
     if i.guild_id is not None:
@@ -176,12 +191,10 @@ def interaction(world: World, i: Interaction, *, app_permissions: int) -> dict[s
             "guild": {"id": str(g.id), "locale": g.preferred_locale, "features": []},
             "guild_locale": g.preferred_locale,
             "member": member(g.members[i.user_id], permissions=perms),
-            "authorizing_integration_owners": {"0": str(g.id)}, "context": 0,
         })
         data["channel"]["permissions"] = str(perms)
     else:
-        data.update({"user": user(world.users[i.user_id]), "context": 1,
-                     "authorizing_integration_owners": {"0": str(world.owner.id)}})
+        data["user"] = user(world.users[i.user_id])
     if i.message_id is not None:
         data["message"] = message(world, world.messages[i.message_id])
     return data
@@ -248,8 +261,12 @@ def application(world: World) -> dict[str, Any]:
         "primary_sku_id": None, "slug": None, "cover_image": None, "tags": [],
         "install_params": None, "custom_install_url": None,
         "role_connections_verification_url": None,
-        "interactions_endpoint_url": None, "approximate_guild_count": len(world.guilds),
-        "redirect_uris": [], "integration_types_config": {"0": {}},
+        "interactions_endpoint_url": None,
+        "approximate_guild_count": sum(world.bot.id in g.members for g in world.guilds.values()),
+        "approximate_user_install_count": len(world.user_installs),
+        # Application resource: one entry per installation context the portal enables.
+        "redirect_uris": [],
+        "integration_types_config": {str(t): {} for t in world.installation_contexts},
     }
 
 

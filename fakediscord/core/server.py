@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import discord
 from aiohttp import web
 
-from . import emojis, payloads
+from . import emojis, installs, payloads
 from .actors import Actor, Reply
 from .gateway import PRIVILEGED, Gateway
 from .rest.faults import Fault, FaultInjector
@@ -125,8 +125,12 @@ class FakeDiscord:
         return self.world.application_id
 
     def create_guild(self, name: str, *,
-                     bot_permissions: int | discord.Permissions = BOT_PERMISSIONS) -> Guild:
-        guild = self.world.create_guild(name, bot_permissions=permission_value(bot_permissions, {}))
+                     bot_permissions: int | discord.Permissions = BOT_PERMISSIONS,
+                     installed: bool = True) -> Guild:
+        """A server; ``installed=False``: it never installed the app (no bot), so only
+        its members' own installs of the app work there."""
+        guild = self.world.create_guild(name, bot_permissions=permission_value(bot_permissions, {}),
+                                        installed=installed)
         for session in self.gateway.sessions.values():
             if session.owns(guild.id):
                 self.gateway.dispatch("GUILD_CREATE", payloads.guild(self.world, guild,
@@ -140,6 +144,11 @@ class FakeDiscord:
         self.gateway.dispatch("CHANNEL_CREATE", payloads.channel(self.world, channel.id),
                               guild_id=guild.id)
         return channel
+
+    def create_private_channel(self, people: list[Actor], *, name: str | None = None) -> Channel:
+        """A DM between two people, or a group DM (a ``name``, or more than two), that
+        the bot is no member of: it hears nothing of it but interactions."""
+        return self.world.create_private_channel([p.user for p in people], name=name)
 
     def create_voice_channel(self, guild: Guild, name: str) -> Channel:
         """A voice channel and its text chat, where people launch Activities most."""
@@ -203,6 +212,8 @@ class FakeDiscord:
 
     def post_user_message(self, user: User, channel: Channel, content: str) -> Message:
         message = self.world.add_message(channel, user.id, {"content": content})
+        if not self.world.can_see_channel(self.world.bot.id, channel):
+            return message  # a DM between people, or a server without the bot
         self.gateway.dispatch("MESSAGE_CREATE", payloads.message(self.world, message, gateway=True),
                               guild_id=channel.guild_id)
         return message
@@ -300,8 +311,7 @@ class FakeDiscord:
         """Send INTERACTION_CREATE, wait for the callback (and a deferred's followup)."""
         assert self.gateway.has_session_for(interaction.guild_id), (
             "no bot is connected to the gateway: start one first (start_bot / run_client)")
-        channel = self.world.channels[interaction.channel_id]
-        app_permissions = self.world.permissions_in(self.world.bot.id, channel)
+        app_permissions = installs.app_permissions(self.world, interaction)
         payload = payloads.interaction(self.world, interaction, app_permissions=app_permissions)
         answer = self.world.wait_answer(interaction)
         interaction.dispatched_at = time.perf_counter()

@@ -13,12 +13,11 @@ import asyncio
 import copy
 import re
 import secrets
-import time
 from collections.abc import Callable
 from typing import Any
 
 from . import components as comp
-from . import layouts
+from . import installs, layouts
 from .emojis import MAX_APPLICATION_EMOJIS
 from .history import Limits, forget_old_interactions, forget_old_messages
 from .models import (
@@ -26,6 +25,7 @@ from .models import (
     ALL_PERMISSIONS,
     APP_HANDLER,
     BOT_PERMISSIONS,
+    DISCORD_EPOCH_MS,
     DISCORD_LAUNCH_ACTIVITY,
     EVERYONE_PERMISSIONS,
     MENTION,
@@ -44,6 +44,7 @@ from .models import (
     OAuthCode,
     OAuthToken,
     Role,
+    SnowflakeFactory,
     User,
     now_iso,
     permission_value,
@@ -60,8 +61,6 @@ __all__ = [
     "MessageFlag", "OAuthCode", "OAuthToken", "Role", "SnowflakeFactory", "User", "World",
     "message_text", "notified", "now_iso", "permission_value",
 ]
-
-DISCORD_EPOCH_MS = 1420070400000
 
 # What enabling Activities in the Developer Portal registers: a global command
 # "launch" (shown "Launch") in the App Launcher, handled by Discord itself.
@@ -102,18 +101,6 @@ def notified(message: Message, allowed: dict[str, Any] | None) -> list[str]:
     return found
 
 
-class SnowflakeFactory:
-    """Increasing snowflakes carrying the current time, as discord.py decodes them."""
-
-    def __init__(self) -> None:
-        self._last = 0
-
-    def next(self) -> int:
-        stamp = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
-        self._last = max(stamp, self._last + 1)
-        return self._last
-
-
 class World:
     """Every user, guild, channel, message, command and interaction."""
 
@@ -149,6 +136,10 @@ class World:
         self.activities_enabled = False  # Activities enabled in the portal
         self.activity_instances: dict[str, ActivityInstance] = {}  # by instance id
         self.activity_launches: list[tuple[int, str]] = []  # (user, instance), in order
+        # The installation contexts the portal enables ("Application" resource:
+        # integration_types_config), and the people who installed the app.
+        self.installation_contexts: list[int] = [installs.GUILD_INSTALL]
+        self.user_installs: set[int] = set()
         # How much of the past is kept (``history``); None: everything, as tests read it.
         self.limits: Limits | None = None
 
@@ -199,13 +190,44 @@ class World:
         self.users[user.id] = user
         return user
 
-    def create_guild(self, name: str, *, bot_permissions: int = BOT_PERMISSIONS) -> Guild:
+    def create_guild(self, name: str, *, bot_permissions: int = BOT_PERMISSIONS,
+                     installed: bool = True) -> Guild:
+        """A server; ``installed``: it installed the app (a guild install), so its
+        bot is a member."""
         guild = Guild(self.ids.next(), name, owner_id=self.owner.id)
         guild.roles[guild.id] = Role(guild.id, "@everyone", EVERYONE_PERMISSIONS)
         self.guilds[guild.id] = guild
         self.add_member(guild, self.owner)
-        self.add_member(guild, self.bot, permissions=bot_permissions, managed=True)
+        if installed:
+            self.add_member(guild, self.bot, permissions=bot_permissions, managed=True)
         return guild
+
+    def enable_user_install(self) -> None:
+        """The portal's switch: people may install the app to themselves (commands
+        synced from then on without ``integration_types`` are offered for both)."""
+        if installs.USER_INSTALL not in self.installation_contexts:
+            self.installation_contexts.append(installs.USER_INSTALL)
+        self.changed()
+
+    def install_for_user(self, user: User) -> None:
+        """``user`` installs the app to their account (Application: installation context)."""
+        if installs.USER_INSTALL not in self.installation_contexts:
+            raise ValueError("the app is not user-installable: call enable_user_install() first")
+        self.user_installs.add(user.id)
+        self.changed()
+
+    def create_private_channel(self, users: list[User], *, name: str | None = None) -> Channel:
+        """A DM between two people (type 1) or a group DM (type 3, the first its
+        owner) that the bot is no member of (Channel resource)."""
+        if len(users) < 2 or len({u.id for u in users}) != len(users) or self.bot in users:
+            raise ValueError("a DM or group DM is between two or more distinct people")
+        kind = ChannelType.DM if len(users) == 2 and name is None else ChannelType.GROUP_DM
+        channel = Channel(self.ids.next(), kind, name or ", ".join(u.name for u in users),
+                          recipient_ids=[u.id for u in users],
+                          owner_id=users[0].id if kind == ChannelType.GROUP_DM else None)
+        self.channels[channel.id] = channel
+        self.channel_log[channel.id] = []
+        return channel
 
     def add_member(self, guild: Guild, user: User, *, permissions: int = 0,
                    managed: bool = False) -> Member:
@@ -242,6 +264,8 @@ class World:
         return any(user_id in g.members and self.bot.id in g.members for g in self.guilds.values())
 
     def can_see_channel(self, user_id: int, channel: Channel) -> bool:
+        if channel.is_private:
+            return user_id in channel.recipient_ids
         if channel.is_dm:
             return user_id in (channel.recipient_id, self.bot.id)
         return bool(self.permissions_in(user_id, channel) & VIEW_CHANNEL)
@@ -249,9 +273,8 @@ class World:
     def permissions_in(self, user_id: int, channel: Channel) -> int:
         """Discord's order: guild permissions, then the channel's overwrites for
         @everyone, for the member's roles together, and for the member."""
-        if channel.is_dm:
+        if channel.guild_id is None:
             return EVERYONE_PERMISSIONS
-        assert channel.guild_id is not None
         guild = self.guilds[channel.guild_id]
         value = guild.permissions_of(user_id)
         member = guild.members.get(user_id)
@@ -418,10 +441,14 @@ class World:
             "id": str(command_id), "application_id": str(self.application_id), "version":
             str(self.ids.next()), "type": kind, "name": body["name"],
             "description": body.get("description", ""), "options": body.get("options") or [],
-            "default_member_permissions": body.get("default_member_permissions"),
+            # Discord answers the bit set as a string, however it was sent.
+            "default_member_permissions": None if body.get("default_member_permissions") is None
+            else str(body["default_member_permissions"]),
             "dm_permission": body.get("dm_permission", True), "nsfw": body.get("nsfw", False),
+            # Application Commands: unset integration types are the app's configured
+            # installation contexts; unset contexts stay null.
             "contexts": body.get("contexts"),
-            "integration_types": body.get("integration_types", [0]),
+            "integration_types": body.get("integration_types") or list(self.installation_contexts),
             "name_localizations": body.get("name_localizations"),
             "description_localizations": body.get("description_localizations"),
         }
@@ -471,19 +498,18 @@ class World:
 
     def launcher_refusal(self, user_id: int, channel_id: int) -> str | None:
         """Why the App Launcher (or the Entry Point command) would not open the
-        Activity for this person in this channel, or None. Discord offers it
-        where the Entry Point's ``contexts`` say: 0 a server's channel, 1 the
-        bot's DM, 2 a group DM; a command without them is offered in all three
-        (the application command object's reference)."""
+        Activity for this person in this channel, or None: it is offered as any
+        command is (``installs.command_refusal``: its contexts and installs)."""
         channel = self.channels.get(channel_id)
         if channel is None or not self.can_see_channel(user_id, channel):
             return "No such channel."
         entry = self.entry_point()
         if entry is None or not self.activities_enabled:
             return "This app has no Activity to launch."
-        context = 1 if channel.is_dm else 0
-        if context not in (entry.get("contexts") or [0, 1, 2]):
+        if installs.context_of(channel) not in installs.offered_contexts(entry):
             return "This Activity can be launched in a server's channels only."
+        if installs.command_refusal(self, self.users[user_id], channel, entry) is not None:
+            return "This app is not installed here for you."
         return None
 
     def launch_activity(self, user_id: int, channel_id: int) -> ActivityInstance:
@@ -494,6 +520,9 @@ class World:
         channel = self.channels[channel_id]
         if user_id not in self.users:
             raise ValueError(f"no user {user_id}")
+        if channel.is_private and user_id not in channel.recipient_ids:
+            # Embedded App SDK: an instance in a private channel ("pc") is its people's.
+            raise ValueError(f"user {user_id} is not a recipient of {channel}")
         if not self.activities_enabled:
             raise ValueError("the application has no Activity: call enable_activities() first")
         instance = next((a for a in self.activity_instances.values()
@@ -543,7 +572,9 @@ class World:
     # -- interactions ---------------------------------------------------------
 
     def new_interaction(self, type: int, user: User, channel: Channel, data: dict[str, Any],
-                        description: str, message: Message | None = None) -> Interaction:
+                        description: str, message: Message | None = None, *,
+                        integration_types: list[int] | None = None) -> Interaction:
+        """``integration_types``: a command's, which installs it answers for."""
         interaction = Interaction(
             id=self.ids.next(),
             # Real tokens are long opaque strings; the counter keeps them unique and readable.
@@ -551,7 +582,13 @@ class World:
             type=type, user_id=user.id, channel_id=channel.id, guild_id=channel.guild_id,
             data=data, description=description,
             message_id=message.id if message is not None else None,
+            context=installs.context_of(channel),
         )
+        interaction.owners = (
+            installs.owners(self, user, channel, integration_types)
+            if type == InteractionType.APPLICATION_COMMAND
+            else installs.component_owners(self, user, channel, message))
+        interaction.forced_ephemeral = installs.forced_ephemeral(self, interaction)
         self.interactions[interaction.id] = interaction
         self._by_token[interaction.token] = interaction
         if self.limits is not None:

@@ -292,3 +292,73 @@ class SampleBot(commands.Bot):
         @tree.command(description="Never answers")
         async def ignore(interaction: discord.Interaction) -> None:
             self.log.append(("ignored", interaction.id))
+
+
+everywhere = app_commands.allowed_installs(guilds=True, users=True)
+any_place = app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+
+
+class InstallsBot(SampleBot):
+    """The sample bot, installable to people too: its extra commands are offered
+    for both installs in every place (``/where``, ``/chatty``, ``/intrude``,
+    ``/play``), or for the user install alone (``/mine``). ``seen`` records what
+    discord.py made of each interaction."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.seen: list[discord.Interaction] = []
+        self.refusals: list[tuple[str, int, int]] = []  # (what, HTTP status, Discord code)
+        tree = self.tree
+
+        @tree.command(description="Say where you are")
+        @everywhere
+        @any_place
+        async def where(interaction: discord.Interaction) -> None:
+            self.seen.append(interaction)
+            await interaction.response.send_message(f"context {interaction.context}")
+
+        @tree.command(description="Answer, then follow up")
+        @everywhere
+        @any_place
+        async def chatty(interaction: discord.Interaction, count: int) -> None:
+            self.seen.append(interaction)
+            await interaction.response.send_message("Here we go")
+            for number in range(count):
+                try:
+                    await interaction.followup.send(f"Follow-up {number + 1}")
+                except discord.HTTPException as exc:
+                    self.refusals.append(("followup", exc.status, exc.code))
+                    return
+            await interaction.edit_original_response(content="All sent")
+
+        @tree.command(description="Write in the channel with the bot's token")
+        @everywhere
+        @any_place
+        async def intrude(interaction: discord.Interaction) -> None:
+            self.seen.append(interaction)
+            await interaction.response.defer(thinking=True)
+            channel = interaction.channel
+            assert isinstance(channel, discord.abc.Messageable)
+            try:
+                await channel.send("The bot was here")
+            except discord.HTTPException as exc:
+                self.refusals.append(("send", exc.status, exc.code))
+            try:
+                await self.http.get_channel(interaction.channel_id or 0)
+            except discord.HTTPException as exc:
+                self.refusals.append(("read", exc.status, exc.code))
+            await interaction.followup.send("Tried")
+
+        @tree.command(description="Play in the Activity")
+        @everywhere
+        @any_place
+        async def play(interaction: discord.Interaction) -> None:
+            self.seen.append(interaction)
+            await interaction.response.launch_activity()
+
+        @tree.command(description="Only for those who installed it")
+        @app_commands.allowed_installs(guilds=False, users=True)
+        @any_place
+        async def mine(interaction: discord.Interaction) -> None:
+            self.seen.append(interaction)
+            await interaction.response.send_message("Yours")

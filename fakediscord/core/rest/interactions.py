@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .. import payloads
+from .. import installs, payloads
 from ..world import ActivityInstance, Interaction, InteractionType, Message, MessageFlag, World
 from .messages import MessageWriter
 from .request import (
@@ -99,13 +99,16 @@ class InteractionRoutes:
             raise invalid_form({"type": f"Callback type {kind} needs a message interaction."})
         answer_type = (CHAT_INPUT_COMMAND_MESSAGE
                        if interaction.type == InteractionType.APPLICATION_COMMAND else 0)
+        # Permissions, Use External Apps: where it is denied, Discord shows the
+        # answers of a user install alone to the invoker, whatever the app asks.
+        ephemeral = is_ephemeral(data) or interaction.forced_ephemeral
         if kind == CHANNEL_MESSAGE:
             self.writer.check(data, require_content=not req.files)
             return self.writer.post(channel, data, req.files, interaction,
-                                    ephemeral=is_ephemeral(data), type=answer_type)
+                                    ephemeral=ephemeral, type=answer_type)
         if kind == DEFERRED_MESSAGE:
             check_deferred_flags(data)
-            return self.writer.post(channel, {}, [], interaction, ephemeral=is_ephemeral(data),
+            return self.writer.post(channel, {}, [], interaction, ephemeral=ephemeral,
                                     type=answer_type, loading=True)
         if kind == DEFERRED_UPDATE:
             interaction.original_message_id = interaction.message_id
@@ -160,6 +163,10 @@ class InteractionRoutes:
 
     async def followup(self, req: Req) -> Answer:
         interaction = self._webhook_interaction(req)
+        if (installs.followups_limited(interaction)
+                and len(interaction.followup_ids) >= installs.MAX_USER_INSTALL_FOLLOWUPS):
+            raise ApiError(400, installs.MAX_FOLLOWUPS_REACHED,
+                           "Maximum number of follow-up messages reached for this interaction")
         original = self.world.messages.get(interaction.original_message_id or 0)
         fills_original = (interaction.response_type == DEFERRED_MESSAGE and original is not None
                           and original.loading and not interaction.followup_ids)
@@ -173,8 +180,9 @@ class InteractionRoutes:
             message = original
         else:
             channel = self.world.channels[interaction.channel_id]
-            message = self.writer.post(channel, req.body, req.files, interaction,
-                                       ephemeral=is_ephemeral(req.body))
+            message = self.writer.post(
+                channel, req.body, req.files, interaction,
+                ephemeral=is_ephemeral(req.body) or interaction.forced_ephemeral)
         interaction.followup_ids.append(message.id)
         self.world.changed()
         if not req.flag("wait"):

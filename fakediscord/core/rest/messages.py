@@ -83,16 +83,26 @@ class MessageWriter:
         self.world.bot_writes += 1
         if interaction is not None and interaction.original_message_id is None:
             interaction.original_message_id = message.id
-        if message.visible_to is None:
+        if message.visible_to is None and self._heard(channel):
             self.gateway.dispatch_lazy(
                 "MESSAGE_CREATE", lambda: payloads.message(self.world, message, gateway=True),
                 guild_id=channel.guild_id)
         return message
 
+    def _heard(self, channel: Channel | int) -> bool:
+        """The bot gets the gateway's events of a channel it is in: not those of a DM
+        between people, nor of a server that never installed it."""
+        if isinstance(channel, int):
+            found = self.world.channels.get(channel)
+            if found is None:
+                return True
+            channel = found
+        return channel.guild_id is not None or not channel.is_private
+
     def edit(self, message: Message, body: dict[str, Any], files: list[File]) -> None:
         self.world.apply_body(message, body, files)
         self.world.bot_writes += 1
-        if message.visible_to is None:
+        if message.visible_to is None and self._heard(message.channel_id):
             self.gateway.dispatch_lazy(
                 "MESSAGE_UPDATE", lambda: payloads.message(self.world, message, gateway=True),
                 guild_id=message.guild_id)
@@ -100,7 +110,7 @@ class MessageWriter:
     def delete(self, message: Message) -> None:
         self.world.delete_message(message)
         self.world.bot_writes += 1
-        if message.visible_to is None:
+        if message.visible_to is None and self._heard(message.channel_id):
             data = {"id": str(message.id), "channel_id": str(message.channel_id)}
             if message.guild_id is not None:
                 data["guild_id"] = str(message.guild_id)
@@ -137,7 +147,14 @@ class ChannelRoutes:
         if channel is None:
             raise ApiError(404, UNKNOWN_CHANNEL, "Unknown Channel")
         if not self.world.can_see_channel(self.world.bot.id, channel):
-            raise ApiError(403, MISSING_ACCESS, "Missing Access")
+            # A DM or group DM between people, or a server that never installed the
+            # app: a user install answers there through the interaction's token
+            # alone, and the bot's token is refused 50001 ("Opcodes and Status
+            # Codes"); a test must see the bot try.
+            outside = channel.is_private or (
+                channel.guild_id is not None
+                and self.world.bot.id not in self.world.guilds[channel.guild_id].members)
+            raise ApiError(403, MISSING_ACCESS, "Missing Access", problem=outside)
         return channel
 
     def _channel_message(self, req: Req) -> tuple[Channel, Message]:

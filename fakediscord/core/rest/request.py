@@ -44,10 +44,15 @@ FILE_PART = re.compile(r"files\[(\d{1,2})\]")
 
 
 class ApiError(Exception):
+    """A refusal in Discord's shape; ``problem``: a refusal the tests must see (the
+    gate records it, as it records every 400), such as the bot reaching into a
+    place it is not in."""
+
     def __init__(self, status: int, code: int, message: str,
-                 errors: dict[str, Reason] | None = None) -> None:
+                 errors: dict[str, Reason] | None = None, *, problem: bool = False) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.errors = status, code, message, errors
+        self.problem = problem
 
 
 class OAuthError(Exception):

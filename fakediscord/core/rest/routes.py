@@ -128,7 +128,7 @@ class RestApi:
         matched = self.match(method, path)
         record = RecordedRequest(method, path, matched[0] if matched else None,
                                  dict(request.query), None, time=started)
-        refused_as_expected = False
+        refused_as_expected = flagged = False
         try:
             body, files = await read_body(request)
             record.body, record.files = body, [f[0] for f in files]
@@ -136,6 +136,7 @@ class RestApi:
         except ApiError as exc:
             status, answer, headers = exc.status, payloads.error(exc.code, exc.message,
                                                                  exc.errors), {}
+            flagged = exc.problem
         except OAuthError as exc:
             # A wrong code or secret is answered, as by Discord; the endpoint
             # reports what would be a mistake of the caller's code itself.
@@ -150,8 +151,8 @@ class RestApi:
         record.status, record.response = status, answer
         record.duration = time.perf_counter() - t0
         self.traffic.http(record)
-        if status == 400 and not refused_as_expected:
-            self.problems.append(f"{method} {record.route or path} answered 400: {answer}")
+        if (status == 400 or flagged) and not refused_as_expected:
+            self.problems.append(f"{method} {record.route or path} answered {status}: {answer}")
         if status == 204 or answer is None:
             return web.Response(status=status, headers=headers)
         return web.Response(status=status, body=orjson.dumps(answer),

@@ -17,7 +17,7 @@ import pickle
 from pathlib import Path
 from typing import Any
 
-from fakediscord.core.world import User, World
+from fakediscord.core.world import Channel, Interaction, User, World
 from fakediscord.local.old_world import CLASSES, FLAGS
 
 OLD_RELEASE_FILE = Path(__file__).with_name("data") / "old-release.world"
@@ -46,6 +46,9 @@ save_world(world, Path(sys.argv[1]))
 
 # What the old World's __getstate__ left out.
 PASSING = ("listeners", "_answer_waiters", "_channel_watchers")
+# What the records gained since: the old release had none of it.
+NEWER = {User: ("avatar",), Channel: ("recipient_ids", "owner_id"),
+         Interaction: ("context", "owners", "forced_ephemeral")}
 # The module the old release's pickle names each class by: the stand-in's core
 # has moved since (into fakediscord.core), and the reader takes only those names.
 OLD_MODULE = {name: module for module, name in CLASSES | {FLAGS}}
@@ -70,9 +73,10 @@ class _AsTheOldRelease(pickle._Pickler):
         if isinstance(obj, World):
             kept = {name: value for name, value in vars(obj).items() if name not in PASSING}
             return copyreg.__newobj__, (World,), kept
-        if isinstance(obj, User):
-            kept = {name: value for name, value in vars(obj).items() if name != "avatar"}
-            return copyreg.__newobj__, (User,), kept
+        newer = NEWER.get(type(obj))
+        if newer is not None:
+            kept = {name: value for name, value in vars(obj).items() if name not in newer}
+            return copyreg.__newobj__, (type(obj),), kept
         return NotImplemented
 
 
