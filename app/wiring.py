@@ -9,7 +9,7 @@ from chat.channel_events import ChannelEvents
 from chat.commands.end import Ending
 from chat.commands.history import History
 from chat.commands.seasons import Seasons
-from chat.commands.settings import ServerSettings
+from chat.commands.server_defaults import ServerSettings
 from chat.commands.stats import Stats
 from chat.dms import Notifier
 from chat.follow_ups import FollowUps
