@@ -78,6 +78,8 @@ async def test_rummy_end_mid_hand_leaves_the_page_with_the_way_on(
     await in_channel(chat, VOICE)
     await slash(chat, "rummy end")
     assert await what_is_offered(frame) == offered("Ann ended the game.")
+    # Nor does a "Your turn!" that was up when the game stopped stay over it.
+    assert await frame.locator("#your-turn").is_hidden()
     await picture(frame, "ended-desktop")
     # The way on works from there: a new lobby, hosted by Ann.
     await frame.locator('#lobby [data-move="open"]').click()
@@ -128,6 +130,10 @@ async def test_a_finished_matchs_result_takes_the_focus_and_can_be_set_aside(
     await sheet.wait_for(timeout=ACTION_TIMEOUT)
     # The result has the keyboard: its first button, Rematch, which it names.
     await sheet.locator('[data-move="rematch"]').wait_for(timeout=ACTION_TIMEOUT)
+    # What each held is listed where it stands, not flown in from the seats
+    # across the result's rows.
+    assert await sheet.locator(".card").evaluate_all(
+        "cards => cards.filter((card) => card.getAnimations().length).length") == 0
     await frame.locator("body").evaluate("""() => new Promise((done, failed) => {
       const began = Date.now();
       const look = () => {

@@ -77,6 +77,9 @@ export function animateFrom(before, previous) {
   };
   const stock = $("stock").getBoundingClientRect();
   for (const card of document.querySelectorAll(".card[data-code]")) {
+    // A result's cards are a list of what each held, not cards on the move:
+    // gliding in from the seats, they crossed the sheet's rows.
+    if (card.closest("#sheet")) continue;
     const code = card.dataset.code;
     if (before.has(code)) {
       glide(card, before.get(code));

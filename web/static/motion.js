@@ -12,9 +12,16 @@ let turnTimer = null;
 
 export function yourTurn(previous, state) {
   const mine = state.stage === "playing" && state.you && state.turn === state.you;
-  if (!previous || !mine || previous.turn === state.turn) return;
-  play("turn");
   const word = $("your-turn");
+  if (!mine) {
+    // The turn went on, the hand ended or the game stopped while the word was
+    // up: it says what is no longer so, and goes at once.
+    clearTimeout(turnTimer);
+    word.hidden = true;
+    return;
+  }
+  if (!previous || previous.turn === state.turn) return;
+  play("turn");
   word.textContent = label("your_turn");
   word.hidden = !word.textContent;
   clearTimeout(turnTimer);
