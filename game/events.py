@@ -42,8 +42,6 @@ class Opened:
     """A table was put in play by a door that does not show it in the
     channel itself (the Activity's lobby, its rematch)."""
 
-    asked_by: str
-
 
 @dataclass(frozen=True)
 class Dealt:
@@ -59,9 +57,9 @@ class Dealt:
 @dataclass(frozen=True)
 class Closed:
     """A table left play before its match was over, for ``notice``: the
-    public table says so (unless the asking door already shows it)."""
+    public table says so (unless the asking door already showed it, and then
+    nothing is said)."""
 
-    asked_by: str
     notice: LogLine
 
 

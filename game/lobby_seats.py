@@ -197,7 +197,7 @@ class LobbySeats:
         rematch dealt at once): saved, said to every door, and, if dealt, its
         first turn begun (``TableWork.open``)."""
         await self.work.open(table)
-        self.events.emit(table, Opened(ask.door))
+        self.events.emit(table, Opened())
         if table.stage is Stage.PLAYING:
             self.events.emit(table, Dealt(ask.door))
 
@@ -283,7 +283,7 @@ class LobbySeats:
                                                 who=host.name if host is not None else "?"))
         done = Done()
         if not ask.redraws_table:
-            self.events.emit(table, Closed(ask.door, LogLine.of(HOST_CANCELLED)))
+            self.events.emit(table, Closed(LogLine.of(HOST_CANCELLED)))
         if ask.answer is not None:
             await ask.answer(done)
         return done

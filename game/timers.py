@@ -40,8 +40,6 @@ MAX_ACTIONS_PER_TURN = 40
 THINKING_LEVELS = frozenset({"expert"})
 # After a computer or timeout move could not be saved, try again this much later.
 RETRY_AFTER_NOT_SAVED = 5.0
-# The door the sweeper's closing comes by: none, the game itself.
-SWEEPER = "sweeper"
 
 TurnMarker = tuple[int, str, float | None]
 
@@ -295,4 +293,4 @@ class Automation:
             except NotSaved:
                 log.error("%s (in channel %s)", NOT_SAVED, table.channel_id)
                 return
-            self.events.emit(table, Closed(SWEEPER, why))
+            self.events.emit(table, Closed(why))
