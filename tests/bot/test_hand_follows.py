@@ -96,6 +96,10 @@ async def test_a_turn_the_timer_played_and_a_stopped_game_leave_no_live_controls
     await server.emu.wait_for(
         lambda: table.match is not None and table.match.hand.turn != absent.key, timeout=15
     )
+    # The timer changes the turn before its save and its news to the doors:
+    # holding the table's lock once after it means the whole move is told.
+    async with table.lock:
+        pass
     await bot.game.tasks.wait_idle()
     after = absent.view_text()
     assert "**Your turn**" not in after and "Time runs out" not in after, after
