@@ -116,6 +116,7 @@ def build_game(client: discord.Client, db: Database, config: GameConfig) -> Game
         router=ComponentRouter(tables, handlers), channels=channels, history=history,
         seasons=Seasons(db, settings.public_language), results=results,
         door=TableDoor(seat_moves, lobby_seats, work, prefs, server_rules,
-                       lambda guild: guild_locale(client, guild)),
+                       lambda guild: guild_locale(client, guild),
+                       lambda guild: client.get_guild(guild) is not None),
         watchers=watchers, hints=hints,
     )

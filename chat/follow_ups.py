@@ -49,6 +49,10 @@ class FollowUps:
         self.faces = faces
 
     def heard(self, table: Table, event: TableEvent) -> None:
+        if table.activity_only:
+            # No bot where the game is: the chat has nothing there to draw or
+            # send, and Discord would refuse the bot's every post.
+            return
         if isinstance(event, Saved):
             self.after_save(table, event.follow_up)
         elif isinstance(event, Moved):

@@ -31,9 +31,11 @@ from tables.names import plain_name
 from transport import callbacks
 from transport.private import Interaction
 
+from .activity_lobby import NOT_IN_BOT_DM, ActivityLobby
 from .dms import Notifier
 from .follow_ups import CHAT
 from .host_panel import HostPanels
+from .places import place_of
 from .router import Handlers, refusal_text, refuse
 from .table_refresher import TableRefresher
 from .table_side import chat_side
@@ -102,6 +104,7 @@ class Lobby:
         self.tables = work.tables
         self.lobby_seats = lobby_seats
         self.notifier = notifier
+        self.activity_lobby = ActivityLobby(config, lobby_seats, work.tables)
         # Per channel: the Join clicks waiting for the table's lock together.
         self._joining: dict[int, list[WaitingJoin]] = {}
 
@@ -131,14 +134,20 @@ class Lobby:
         """Open a lobby in the interaction's channel, with its caller as host; its
         public messages in ``language``. ``chose_rules``: some of ``rules`` were
         given as the command's options."""
-        assert interaction.guild_id is not None
+        place = place_of(interaction)
+        if place is None:
+            await refuse(interaction, _(NOT_IN_BOT_DM))
+            return
+        if place.activity_only:
+            await self.activity_lobby.open(interaction, place, rules, language,
+                                           member_name(interaction.user))
+            return
         if not await self._channel_is_free(interaction, rules if chose_rules else None):
             return
         assert interaction.channel_id is not None
         ask = Ask(interaction.user.id, CHAT, table_labels=True,
                   name=member_name(interaction.user))
-        table = self.lobby_seats.new_lobby(interaction.channel_id, interaction.guild_id, ask,
-                                           rules, language)
+        table = self.lobby_seats.new_lobby(place, ask, rules, language)
         await self._post_lobby(interaction, table)
 
     async def rematch(self, interaction: Interaction, parsed: ComponentId) -> None:

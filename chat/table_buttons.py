@@ -214,7 +214,8 @@ class Play:
     ) -> None:
         """Open the graphical table inside Discord: the same game, for the member
         who pressed it (a spectator watches, with no hand)."""
-        if not interaction.permissions.use_embedded_activities:
+        # In a DM or group DM there are no permissions to deny it.
+        if interaction.guild_id is not None and not interaction.permissions.use_embedded_activities:
             # The channel's permissions keep Activities from this member: say so,
             # rather than launch what Discord will not open for them.
             raise Refusal(_(NO_ACTIVITIES_HERE))

@@ -121,6 +121,8 @@ class TableRefresher:
         self._mark(table, None, move=True)
 
     def _mark(self, table: Table, override: Layout | None, *, move: bool = False) -> None:
+        if table.activity_only:
+            return  # no bot where the game is: nothing of it is posted there
         pending = self._pending.get(table.channel_id)
         on_its_way = pending is not None and pending.table is table
         if chat_side(table).message_id is None and not move and not on_its_way:

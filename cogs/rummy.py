@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from chat.commands.options import out_of_range
 from chat.door import ChatDoor
+from chat.places import NO_BOARD_HERE, SERVERS_ONLY, board_of
 from chat.router import RESTARTING, Observer, refuse
 from engine import RULE_OPTIONS, RuleOption, RummyError
 from presentation.explain import explain
@@ -23,6 +24,12 @@ from transport.events import release_interaction
 from transport.private import Interaction
 
 log = logging.getLogger(__name__)
+
+# What a server holds: its default house rules and its rating seasons.
+SERVERS_ONLY_COMMANDS = frozenset({"rummy settings", "rummy season end"})
+# What shows a board of results: a server's, or a DM's or group DM's own.
+BOARD_COMMANDS = frozenset({"rummy leaderboard", "rummy history", "rummy replay",
+                            "rummy stats"})
 
 Callback = TypeVar("Callback", bound=Callable[..., Coroutine[Any, Any, None]])
 
@@ -70,7 +77,10 @@ def with_rule_options(callback: Callback) -> Callback:
     return app_commands.choices(**_rule_choices())(described)
 
 
-@app_commands.guild_only()
+# Offered to both installs, in servers, DMs and group DMs (Discord keeps these
+# per top-level command: each subcommand below says what it does where).
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class RummyCog(commands.GroupCog, group_name="rummy", group_description=N_("Play basic Rummy")):
     """Maps each command and click to the flow that answers it."""
 
@@ -164,11 +174,22 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=N_("Play
         if self.chat.tasks.refusing:
             await interaction.response.send_message(_(RESTARTING), ephemeral=True)
             return False
-        refusal = out_of_range(interaction)
+        refusal = out_of_range(interaction) or self._not_here(interaction)
         if refusal is not None:
             await interaction.response.send_message(refusal, ephemeral=True)
             return False
         return True
+
+    @staticmethod
+    def _not_here(interaction: Interaction) -> str | None:
+        """Why this command has nothing to do where it was used, if it has not."""
+        command = interaction.command
+        name = command.qualified_name if command is not None else ""
+        if name in SERVERS_ONLY_COMMANDS and interaction.guild_id is None:
+            return _(SERVERS_ONLY)
+        if name in BOARD_COMMANDS and board_of(interaction) is None:
+            return _(NO_BOARD_HERE)
+        return None
 
     @app_commands.command(name="start", description=N_("Open a Rummy lobby in this channel"))
     @with_rule_options
@@ -178,9 +199,13 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=N_("Play
         except RummyError as error:
             await interaction.response.send_message(explain(error), ephemeral=True)
             return
-        language = self.chat.settings.rules.language_of(
-            interaction.guild_id, interaction.guild_locale
-        )
+        if interaction.guild_id is None:
+            # No server to speak for: the one who opens the game is asked to.
+            language = self.chat.prefs.language(interaction.user.id, interaction.locale)
+        else:
+            language = self.chat.settings.rules.language_of(
+                interaction.guild_id, interaction.guild_locale
+            )
         chose = any(value is not None for value in rules.values())
         async with self.chat.tasks.handling():
             await self.chat.lobby.open(interaction, chosen, language, chose_rules=chose)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from engine import HouseRules, Match
 from presentation.i18n import N_, _, current, n_
 from presentation.labels import REMATCH_LABEL
-from tables import MAX_SEATS, MIN_SEATS, LogLine, Refusal, Seat, Stage, Table, TableWork
+from tables import MAX_SEATS, MIN_SEATS, LogLine, Place, Refusal, Seat, Stage, Table, TableWork
 from tables.names import plain_name
 
 from .config import GameConfig
@@ -64,13 +64,12 @@ class LobbySeats:
         self.moves = moves
         self.events = events
 
-    def new_table(
-        self, channel_id: int, guild_id: int, host_id: int, rules: HouseRules, language: str
-    ) -> Table:
+    def new_table(self, place: Place, host_id: int, rules: HouseRules, language: str) -> Table:
         """A table for a new lobby, dealt from the configured seed or a random one."""
         return Table(
-            channel_id=channel_id,
-            guild_id=guild_id,
+            channel_id=place.channel_id,
+            guild_id=place.board_id,
+            activity_only=place.activity_only,
             host_id=host_id,
             rules=rules,
             language=language,
@@ -81,10 +80,9 @@ class LobbySeats:
             ),
         )
 
-    def new_lobby(self, channel_id: int, guild_id: int, ask: Ask, rules: HouseRules,
-                  language: str) -> Table:
+    def new_lobby(self, place: Place, ask: Ask, rules: HouseRules, language: str) -> Table:
         """A new lobby with the asker seated as its host, whichever door opens it."""
-        table = self.new_table(channel_id, guild_id, ask.user_id, rules, language)
+        table = self.new_table(place, ask.user_id, rules, language)
         table.seats.append(seat_for(ask))
         return table
 
@@ -175,8 +173,7 @@ class LobbySeats:
         mine = ended.seat_of_user(ask.user_id)
         if self.tables.get(ended.channel_id) is not None:
             raise Refusal(_(GAME_OPEN_HERE))
-        table = self.new_table(ended.channel_id, ended.guild_id, ask.user_id, ended.rules,
-                               ended.language)
+        table = self.new_table(ended.place, ask.user_id, ended.rules, ended.language)
         for seat in ended.seats:
             if seat is mine:
                 # Their nickname as it is now, by either door.
@@ -202,14 +199,13 @@ class LobbySeats:
             self.events.emit(table, Dealt(ask.door))
 
     # --- opening a lobby, and the host's controls ------------------------------------
-    async def open(self, channel_id: int, guild_id: int, ask: Ask, rules: HouseRules,
-                   language: str) -> Table:
+    async def open(self, place: Place, ask: Ask, rules: HouseRules, language: str) -> Table:
         """A lobby in the channel with the asker as host, its public message
         posted as soon as the channel allows (where it takes none, the game goes
         on in the Activity alone)."""
-        if self.tables.get(channel_id) is not None:
+        if self.tables.get(place.channel_id) is not None:
             raise Refusal(_(GAME_OPEN_HERE))
-        table = self.new_lobby(channel_id, guild_id, ask, rules, language)
+        table = self.new_lobby(place, ask, rules, language)
         await self.put_in_play(table, ask)
         return table
 

@@ -16,3 +16,5 @@ NEXT_HAND_LABEL = N_("Next hand")
 REMATCH_LABEL = N_("Rematch")
 # Opens the graphical table (the Activity) inside Discord.
 OPEN_TABLE_LABEL = N_("Open table")
+# Opens the Activity where it is the only door (a DM, a group DM).
+PLAY_LABEL = N_("Play")

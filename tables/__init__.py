@@ -2,6 +2,7 @@
 saves them, and what the database keeps of them."""
 
 from .lock import TableLock
+from .place import Place
 from .registry import TableRegistry
 from .table import (
     MAX_SEATS,
@@ -22,6 +23,7 @@ __all__ = [
     "FollowUp",
     "LogLine",
     "NotSaved",
+    "Place",
     "Refusal",
     "Seat",
     "Stage",

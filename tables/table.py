@@ -23,6 +23,7 @@ from engine import HandView, HouseRules, Match
 
 from .lock import TableLock
 from .names import shown_name
+from .place import Place
 
 TABLE_FORMAT = 1
 # The public table shows the latest few moves; each hand message shows the
@@ -187,7 +188,12 @@ class Seat:
 @dataclass(eq=False)
 class Table:
     """One channel's game, and nothing of either door: its seats, stage, match,
-    log and clocks. Changed only under ``lock``, through ``tables.work``."""
+    log and clocks. Changed only under ``lock``, through ``tables.work``.
+
+    ``guild_id`` names the board its results go to: the server's, or, for a DM
+    or group DM, the conversation's own (its channel id; Discord never gives a
+    private channel the id of a server).
+    """
 
     channel_id: int
     guild_id: int
@@ -218,6 +224,10 @@ class Table:
     game_id: str = field(default_factory=new_game_id)
     # The language of the public table: the server's when the game opened.
     language: str = "en"
+    # The bot is no member where the game is (a DM, a group DM, a server that
+    # did not install it): nothing may be posted there, and the Activity is
+    # the game's only door.
+    activity_only: bool = False
     # Not saved: process-local coordination.
     lock: TableLock = field(default_factory=TableLock, repr=False)
     # A seated person's latest click of any kind; kept apart from the saved
@@ -321,6 +331,10 @@ class Table:
                 f"{hand.phase.value}.{held}")
 
     @property
+    def place(self) -> Place:
+        return Place(self.channel_id, self.guild_id, self.activity_only)
+
+    @property
     def hand_number(self) -> int:
         return 0 if self.match is None else self.match.hand_number
 
@@ -348,6 +362,7 @@ class Table:
             "invited": list(self.invited),
             "tapes": [dict(tape) for tape in self.tapes],
             "language": self.language,
+            "activity_only": self.activity_only,
         }
 
     @classmethod
@@ -392,6 +407,7 @@ class Table:
             # recorded without moves, and cannot be replayed.
             tapes=[dict(tape) for tape in data.get("tapes", [])],
             language=str(data.get("language") or "en"),
+            activity_only=bool(data.get("activity_only", False)),
         )
         if not GAME_ID.fullmatch(table.game_id):
             raise ValueError(f"game id {table.game_id!r} is not one this code makes")

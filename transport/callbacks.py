@@ -255,6 +255,23 @@ async def open_message(
         return None
 
 
+async def answer_in_public(
+    interaction: Interaction, content: str, *, controls: Components | None = MISSING
+) -> bool:
+    """Answer with a message for the channel; False when Discord showed it to
+    the member alone all the same (a member's own install in a server that
+    turned Use External Apps off for them: "Permissions" in Discord's docs)."""
+    data = message_data(content=content, controls=controls)
+    body = await _callback(
+        interaction, discord.InteractionResponseType.channel_message, data, with_response=True
+    )
+    try:
+        flags = int(body["resource"]["message"].get("flags") or 0)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return True  # an answer sent after a deferral: Discord's reply does not say
+    return not flags & EPHEMERAL
+
+
 async def send_followup(
     interaction: Interaction,
     *,

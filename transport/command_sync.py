@@ -18,7 +18,11 @@ from discord import app_commands
 from .private import global_commands
 
 PRIMARY_ENTRY_POINT = 4
-GUILD_CONTEXT = 0  # Discord's interaction context: a server's channel
+# Discord's interaction contexts ("Application Commands"): a server's channel,
+# and a DM or group DM between people; and its installation contexts: a
+# server's install, and a person's own.
+GUILD_CONTEXT, PRIVATE_CHANNEL_CONTEXT = 0, 2
+GUILD_INSTALL, USER_INSTALL = 0, 1
 # What an Entry Point's create payload holds; the rest of it (its id, version,
 # application) is Discord's to set.
 ENTRY_POINT_FIELDS = (
@@ -48,8 +52,10 @@ async def sync_global_commands(tree: app_commands.CommandTree[Any]) -> None:
         found: dict[str, Any] = dict(command)
         if found.get("type") == PRIMARY_ENTRY_POINT:
             kept = {key: found[key] for key in ENTRY_POINT_FIELDS if key in found}
-            # Launched in servers only: a game lives in a server's channel, with a
-            # public table and the server's ratings; a DM has neither.
-            kept["contexts"] = [GUILD_CONTEXT]
+            # Launched in servers, and in DMs and group DMs, for both installs:
+            # a game there is played in the Activity, its board the
+            # conversation's own. Not in the bot's DM: nobody to play with.
+            kept["contexts"] = [GUILD_CONTEXT, PRIVATE_CHANNEL_CONTEXT]
+            kept["integration_types"] = [GUILD_INSTALL, USER_INSTALL]
             payload.append(kept)
     await client.http.bulk_upsert_global_commands(application_id, payload=payload)

@@ -162,9 +162,9 @@ def page_words() -> dict[str, str]:
         "signin_unreachable": _("The table's server could not be reached."),
         "signin_busy": _("The table is busy."),
         "signin_not_set_up": _("The Activity is not set up right on the bot's side: tell "
-                               "the server's admins."),
-        "signin_here": _("Rummy is played in a server's channels, by the members in its "
-                         "Activity: open it again from a channel of your server."),
+                               "whoever hosts the bot."),
+        "signin_here": _("Discord did not seat you in this Activity: open it again from "
+                         "the channel, DM or group DM you play in."),
         "signin_failed": _("The table could not sign you in."),
         # {n}: seconds, filled in by the page.
         "signin_retry_in": _("Trying again in {n} s…"),

@@ -28,6 +28,7 @@ from typing import Any
 
 from aiohttp import web
 
+from tables import Place
 from transport.activity_api import (
     ActivityApi,
     ActivityInstance,
@@ -279,14 +280,19 @@ class ActivityServer:
         except DiscordUnavailable as error:
             log.warning("could not check an Activity player with Discord: %s", error)
             return _refused(503, "Discord could not be asked: try again in a moment", 5)
-        if instance is None or instance.channel_id is None or instance.guild_id is None:
-            return _refused(403, "Rummy is played in a server's channels: open it from a "
-                                 "channel of a server, where the game and its table live")
+        if instance is None or instance.channel_id is None:
+            return _refused(403, "that instance of the Activity is in no channel: launch "
+                                 "Rummy from a server's channel, a DM or a group DM")
         if user_id not in instance.users:
             return _refused(403, "you are not in that instance of the Activity")
-        name = await self.api.name_in_server(instance.guild_id, user_id, name)
-        session = self.sessions.issue(user_id, instance_id, instance.channel_id,
-                                      instance.guild_id, name)
+        if instance.guild_id is None:
+            # A DM or group DM between people (Discord's "pc" instance): the bot
+            # is no member there, and the conversation keeps its own board.
+            place = Place.private(instance.channel_id)
+        else:
+            place = Place(instance.channel_id, instance.guild_id)
+            name = await self.api.name_in_server(instance.guild_id, user_id, name)
+        session = self.sessions.issue(user_id, instance_id, place, name)
         return web.json_response({
             "access_token": access_token,
             "expires_in": expires_in,

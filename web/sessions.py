@@ -16,6 +16,8 @@ import secrets
 import time
 from dataclasses import asdict, dataclass
 
+from tables import Place
+
 # Long enough for a match, short enough that a leaked session soon dies; the
 # page asks Discord again, without a prompt, when its session runs out.
 LIFETIME = 4 * 3600.0
@@ -30,12 +32,20 @@ class Session:
     user_id: int
     instance_id: str
     channel_id: int
+    # The board the channel's games count on: its server's, or a DM's own
+    # (``tables.Place``; named as sessions issued before DMs had boards are).
     guild_id: int
     expires: float
     # Unique to the session: a page's sequence of intents is counted per session.
     nonce: str
     # The member's name as Discord gave it (a seat taken from the Activity).
     name: str = ""
+    # No bot in the channel (``tables.Place``).
+    activity_only: bool = False
+
+    @property
+    def place(self) -> Place:
+        return Place(self.channel_id, self.guild_id, self.activity_only)
 
 
 def _encode(raw: bytes) -> str:
@@ -53,10 +63,10 @@ class Sessions:
             .digest()
         self.lifetime = lifetime
 
-    def issue(self, user_id: int, instance_id: str, channel_id: int, guild_id: int,
-              name: str = "") -> str:
-        session = Session(user_id, instance_id, channel_id, guild_id,
-                          time.time() + self.lifetime, secrets.token_urlsafe(9), name[:100])
+    def issue(self, user_id: int, instance_id: str, place: Place, name: str = "") -> str:
+        session = Session(user_id, instance_id, place.channel_id, place.board_id,
+                          time.time() + self.lifetime, secrets.token_urlsafe(9), name[:100],
+                          place.activity_only)
         body = _encode(json.dumps(asdict(session), separators=(",", ":")).encode())
         return f"{body}.{self._sign(body)}"
 

@@ -314,14 +314,13 @@ class Participant:
             # The change is saved (and its push woken) before the answer is
             # made: the push waits for the answer, whose picture shows it.
             async with self._answering:
-                answer = await self.door.act(session.user_id, session.channel_id,
-                                             session.guild_id, intent, name=session.name)
+                answer = await self.door.act(session.user_id, session.place, intent,
+                                             name=session.name)
                 await self._answer(answer, seq)
             return
         # A look changes nothing: the others' moves go on reaching the page
         # while it is worked out (a hint waits on the expert's thinking).
-        answer = await self.door.act(session.user_id, session.channel_id,
-                                     session.guild_id, intent, name=session.name)
+        answer = await self.door.act(session.user_id, session.place, intent, name=session.name)
         async with self._answering:
             await self._answer(answer, seq)
 
@@ -424,8 +423,7 @@ class Participant:
         session = self.session
         assert session is not None
         self._changed.clear()  # what is sent now is the latest
-        await self._send(self.door.state_for(session.user_id, session.channel_id,
-                                             session.guild_id))
+        await self._send(self.door.state_for(session.user_id, session.place))
 
     async def _send(self, frame: dict[str, Any]) -> None:
         if self.ws.closed:

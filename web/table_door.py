@@ -12,6 +12,7 @@ refused as out of date, so a move replayed after a reconnect, or sent twice
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -25,7 +26,7 @@ from game.server_rules import ServerRules, merge_rules
 from presentation.actions import Locking
 from presentation.explain import explain
 from presentation.i18n import _, speaking
-from tables import NotSaved, Refusal, Table, TableRegistry, TableWork
+from tables import NotSaved, Place, Refusal, Table, TableRegistry, TableWork
 
 from .lobby_state import new_game_form
 from .page_protocol import DONE, HINT, LOG, REFUSED, WHY, Answer, Intent
@@ -56,9 +57,12 @@ class TableDoor:
         prefs: PlayerPrefs,
         server_rules: ServerRules,
         guild_locale: GuildLocale,
+        bot_is_in: Callable[[int], bool],
     ) -> None:
         self.server_rules = server_rules
         self.guild_locale = guild_locale
+        # Whether the bot is a member of a server (its chat door can post there).
+        self.bot_is_in = bot_is_in
         self.seat_moves = seat_moves
         self.lobby_seats = lobby_seats
         self.work = work
@@ -96,10 +100,11 @@ class TableDoor:
         fallback = seat.language if seat is not None else (table.language if table else "en")
         return self.prefs.of(user_id).language or fallback
 
-    def state_for(self, user_id: int, channel_id: int, guild_id: int) -> dict[str, Any]:
+    def state_for(self, user_id: int, place: Place) -> dict[str, Any]:
         """The participant's picture of the channel's table, in their language;
         with no game on, the house rules a new one would start with, and why
         the last one stopped if it stopped before its match was over."""
+        channel_id = place.channel_id
         table = self.shown_table(channel_id)
         with speaking(self.language_of(user_id, table)):
             if table is not None and self.tables.get(channel_id) is None and not (
@@ -107,7 +112,7 @@ class TableDoor:
                 # Ended, cancelled or forgotten: its table is no game to show any
                 # more, only what happened to it, and the way to a new one.
                 state = closed_state(table)
-                state["new_game"] = new_game_form(self.server_rules.of(guild_id), again=True)
+                state["new_game"] = new_game_form(self.server_rules.of(place.board_id), again=True)
                 return state
             seat = table.seat_of_user(user_id) if table is not None else None
             if table is not None and seat is not None:
@@ -116,15 +121,15 @@ class TableDoor:
                 table.seen_at[seat.key] = time.time()
             state = table_state(table, seat, user_id, self.tables.ended(channel_id))
             if self.tables.get(channel_id) is None:
-                state["new_game"] = new_game_form(self.server_rules.of(guild_id))
+                state["new_game"] = new_game_form(self.server_rules.of(place.board_id))
             return state
 
     # --- what a participant does -------------------------------------------------------
-    async def act(self, user_id: int, channel_id: int, guild_id: int, intent: Intent, *,
+    async def act(self, user_id: int, place: Place, intent: Intent, *,
                   name: str = "") -> Answer:
         """Play ``intent`` for member ``user_id`` (``name``: as Discord gave it, for a
         seat they take); a refusal changes nothing and says why in their language."""
-        table = self.shown_table(channel_id)
+        table = self.shown_table(place.channel_id)
         with speaking(self.language_of(user_id, table)):
             ask = Ask(user_id, ACTIVITY,
                       position=intent.version if intent.action.locking is not Locking.LOOK
@@ -133,7 +138,7 @@ class TableDoor:
                       name=name)
             try:
                 if intent.op == "open":
-                    return await self._open(channel_id, guild_id, ask, intent)
+                    return await self._open(place, ask, intent)
                 if table is None:
                     raise Refusal(_(NO_TABLE))
                 if intent.op == "rematch":
@@ -197,15 +202,20 @@ class TableDoor:
     async def _cancel(self, table: Table, ask: Ask, _intent: Intent) -> Answer:
         return _answer(DONE, await self.lobby_seats.cancel(table, ask))
 
-    async def _open(self, channel_id: int, guild_id: int, ask: Ask, intent: Intent) -> Answer:
+    async def _open(self, place: Place, ask: Ask, intent: Intent) -> Answer:
         """A lobby opened from the Activity, with the house rules the asker chose
         on top of the server's, its tables in the server's language."""
         try:
-            rules = merge_rules(self.server_rules.of(guild_id), dict(intent.rules))
+            rules = merge_rules(self.server_rules.of(place.board_id), dict(intent.rules))
         except RummyError as error:
             raise Refusal(explain(error)) from None
-        language = self.server_rules.language_of(guild_id, self.guild_locale(guild_id))
-        await self.lobby_seats.open(channel_id, guild_id, ask, rules, language)
+        language = self.server_rules.language_of(place.board_id,
+                                                 self.guild_locale(place.board_id))
+        if not place.activity_only and not self.bot_is_in(place.board_id):
+            # A server where a member's own install launched it: no table message
+            # could be posted there.
+            place = dataclasses.replace(place, activity_only=True)
+        await self.lobby_seats.open(place, ask, rules, language)
         return Answer(DONE)
 
     async def _rematch(self, ended: Table, ask: Ask) -> Answer:

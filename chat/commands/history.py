@@ -28,6 +28,7 @@ from chat.messages.history_layout import (
     summary_controls,
     summary_embed,
 )
+from chat.places import board_here, board_name, board_of
 from chat.router import Handlers, refuse
 from db import Database, HandRecord, MatchRecord, MatchSummary
 from engine import HouseRules, RummyError
@@ -95,8 +96,7 @@ class History:
     async def command(
         self, interaction: Interaction, member: discord.abc.User | None, page: int
     ) -> None:
-        assert interaction.guild_id is not None
-        guild_id = interaction.guild_id
+        guild_id = board_here(interaction)
         found = await self.db.history(guild_id, None if member is None else member.id, page)
         if not found.entries:
             if page > 1:
@@ -188,7 +188,6 @@ class History:
     ) -> None:
         """`/rummy replay [match] [hand]`: a hand of a finished match; by default the
         last hand of the latest match in this channel."""
-        assert interaction.guild_id is not None
         if match_id is None:
             table = self.tables.get(interaction.channel_id or 0)
             if table is not None and table.stage is not Stage.LOBBY:
@@ -288,9 +287,8 @@ class History:
         self, interaction: Interaction, match_id: int, number: int | None
     ) -> Tape | None:
         """The hand to replay, or None once the member has been told why not."""
-        assert interaction.guild_id is not None
         record = await self.db.get_match(match_id)
-        if record is None or record.guild_id != interaction.guild_id:
+        if record is None or record.guild_id != board_of(interaction):
             await refuse(interaction, _(NO_SUCH_MATCH, id=match_id))
             return None
         if not record.hands:
@@ -350,9 +348,8 @@ class History:
         except RummyError:
             await refuse(interaction, _("That hand's moves do not replay: it cannot be shown."))
             return
-        assert interaction.guild_id is not None
         at = ReplayAt(
-            interaction.guild_id, tape.match_id, tape.number, step, steps, tape.tape.turns()
+            board_here(interaction), tape.match_id, tape.number, step, steps, tape.tape.turns()
         )
         embed = replay_embed(at, hand, events, tape.names, self.faces)
         controls = replay_controls(at, tape.names)
@@ -365,12 +362,11 @@ class History:
 
     @staticmethod
     def _here(interaction: Interaction, parsed: ComponentId) -> bool:
-        return parsed.scope == interaction.guild_id
+        return parsed.scope == board_of(interaction)
 
 
 def parsed_guild(interaction: Interaction) -> int:
-    assert interaction.guild_id is not None
-    return interaction.guild_id
+    return board_here(interaction)
 
 
 def _whole_number(text: str) -> int | None:
@@ -392,4 +388,4 @@ def _name(member: discord.abc.User) -> str:
 
 
 def _server_whose(interaction: Interaction) -> str:
-    return interaction.guild.name if interaction.guild is not None else _("this server")
+    return board_name(interaction)

@@ -10,6 +10,7 @@ import discord
 from chat.messages.components import leaderboard_controls, share_controls
 from chat.messages.ratings_layout import add_rating_fields, rating_embed
 from chat.messages.scores_layout import leaderboard_embed, stats_embed
+from chat.places import board_here, board_name, board_of
 from chat.router import Handlers, refuse
 from db import Database, LeaderboardOrder
 from presentation import actions
@@ -33,7 +34,7 @@ def _order(value: str | None) -> LeaderboardOrder:
 
 
 def _guild_name(interaction: Interaction) -> str:
-    return interaction.guild.name if interaction.guild is not None else _("this server")
+    return board_name(interaction)
 
 
 def _season_number(order: str) -> int | None:
@@ -60,8 +61,7 @@ class Stats:
         """The first page in ``order``; with no order, by rating once someone in
         this season is past the provisional matches, by wins until then. A
         ``season`` name shows that ended season's ratings."""
-        assert interaction.guild_id is not None
-        guild_id = interaction.guild_id
+        guild_id = board_here(interaction)
         if season is not None:
             found = await self.db.find_season(guild_id, season)
             if found is None:
@@ -93,17 +93,16 @@ class Stats:
         await interaction.response.send_message(embed=embed, view=controls)
 
     async def _send_rating(self, interaction: Interaction, order: str, season: int | None) -> None:
-        assert interaction.guild_id is not None
-        page = await self.db.rating_board(interaction.guild_id, season, 1)
+        page = await self.db.rating_board(board_here(interaction), season, 1)
         with speaking(self.public_language(interaction)):
             embed = rating_embed(page, _guild_name(interaction))
-            controls = leaderboard_controls(interaction.guild_id, order, page.page, page.pages)
+            controls = leaderboard_controls(board_here(interaction), order, page.page, page.pages)
         await interaction.response.send_message(embed=embed, view=controls)
 
     async def leaderboard_page(self, interaction: Interaction, parsed: ComponentId) -> None:
         order, _dot, number = (parsed.arg or "wins.1").partition(".")
         guild_id = parsed.scope
-        if guild_id != interaction.guild_id:
+        if guild_id != board_of(interaction):
             await refuse(interaction, _("That leaderboard belongs to another server."))
             return
         try:
@@ -128,27 +127,26 @@ class Stats:
         )
 
     async def player(self, interaction: Interaction, member: discord.abc.User | None) -> None:
-        assert interaction.guild_id is not None
         target = member or interaction.user
-        stats = await self.db.player_stats(interaction.guild_id, target.id)
+        stats = await self.db.player_stats(board_here(interaction), target.id)
         name = plain_name(getattr(target, "display_name", target.name))
         if stats is None:
             # Nothing to show, and nothing worth a public message.
             await interaction.response.send_message(embed=stats_embed(None, name), ephemeral=True)
             return
-        profile = await self.db.rating_profile(interaction.guild_id, target.id)
+        profile = await self.db.rating_profile(board_here(interaction), target.id)
         # The asker's own view, in their language; Share posts it for the channel.
         embed = stats_embed(stats, name)
         add_rating_fields(embed, profile)
         await interaction.response.send_message(
-            embed=embed, view=share_controls(interaction.guild_id, target.id), ephemeral=True
+            embed=embed, view=share_controls(board_here(interaction), target.id), ephemeral=True
         )
 
     async def share(self, interaction: Interaction, parsed: ComponentId) -> None:
         """Post a member's stats, as they stand now, for the channel to see."""
         arg = parsed.arg or ""
         user_id = int(arg) if arg.isdigit() else None
-        if parsed.scope != interaction.guild_id or user_id is None:
+        if parsed.scope != board_of(interaction) or user_id is None:
             await refuse(interaction, _("Those stats belong to another server."))
             return
         stats = await self.db.player_stats(parsed.scope, user_id)

@@ -131,7 +131,8 @@ class FakeDiscord:
         its members' own installs of the app work there."""
         guild = self.world.create_guild(name, bot_permissions=permission_value(bot_permissions, {}),
                                         installed=installed)
-        for session in self.gateway.sessions.values():
+        # The bot hears of a server it joined; of one it never joined, nothing.
+        for session in self.gateway.sessions.values() if installed else ():
             if session.owns(guild.id):
                 self.gateway.dispatch("GUILD_CREATE", payloads.guild(self.world, guild,
                                                                      intents=session.intents),

@@ -9,9 +9,13 @@ import json
 from typing import Any
 
 import aiohttp
+import pytest
 
+import web.pages
+import web.socket
 from app.settings import ActivitySettings
 from bot import RummyBot
+from engine import Action, Discard, DrawStock, LayOff, MeldCards, TakeDiscard
 from fakediscord import Actor, FakeDiscord
 from game.config import GameConfig
 
@@ -27,6 +31,15 @@ async def launch_with_activity(server: Server, launch: LaunchBot,
     server.emu.world.enable_activities()
     settings = ActivitySettings(client_secret=server.emu.world.client_secret, port=0)
     return await launch(config, activity=settings)
+
+
+def at_machine_speed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Let pages move at machine speed, past any person's pace, which the
+    Activity's allowances are for (they have tests of their own)."""
+    for module, burst, rate in ((web.socket, "BURST", "RATE"),
+                                (web.pages, "MEMBER_BURST", "MEMBER_RATE")):
+        monkeypatch.setattr(module, burst, 10_000)
+        monkeypatch.setattr(module, rate, 10_000.0)
 
 
 class Participant:
@@ -99,6 +112,20 @@ class Participant:
         await self.until(lambda: any(f.get("seq") == seq for f in self.frames[sent_at:]),
                          f"the answer to {op}")
         return next(f for f in self.frames[sent_at:] if f.get("seq") == seq)
+
+    async def play(self, action: Action) -> dict[str, Any]:
+        """Send the intent that plays the engine's ``action``; its answer."""
+        if isinstance(action, DrawStock):
+            return await self.send("draw")
+        if isinstance(action, TakeDiscard):
+            return await self.send("take")
+        if isinstance(action, MeldCards):
+            return await self.send("meld", cards=[c.code for c in action.cards])
+        if isinstance(action, LayOff):
+            return await self.send("lay_off", cards=[c.code for c in action.cards],
+                                   meld=action.meld + 1)
+        assert isinstance(action, Discard)
+        return await self.send("discard", cards=[action.card.code])
 
     async def drew(self) -> None:
         """Draw from the stock (it must be this page's turn) and see the card."""

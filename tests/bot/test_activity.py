@@ -16,6 +16,7 @@ from app.settings import ActivitySettings, Settings, SettingsError
 from bot import RummyBot
 from chat.table_side import chat_side
 from engine.cards import full_deck
+from tables import Place
 from web.sessions import Sessions
 from web.socket import MAX_FRAME
 
@@ -44,9 +45,13 @@ async def test_the_entry_point_command_survives_the_bots_command_sync(
     after = server.emu.world.entry_point()
     assert after is not None and after["id"] == before["id"] and after["type"] == 4
     # Discord's own handler launches it (the bot answers no interaction), in
-    # servers only: a game lives in a server's channel.
-    assert after["handler"] == 2 and after["contexts"] == [0]
-    assert server.emu.world.find_command("rummy", None) is not None
+    # servers, DMs and group DMs, for a server's install and a person's own;
+    # not in the bot's DM, where there is nobody to play with.
+    assert after["handler"] == 2 and after["contexts"] == [0, 2]
+    assert after["integration_types"] == [0, 1]
+    rummy = server.emu.world.find_command("rummy", None)
+    assert rummy is not None
+    assert rummy["contexts"] == [0, 1, 2] and rummy["integration_types"] == [0, 1]
 
 
 async def test_a_client_id_of_another_application_stops_the_start_with_its_reason(
@@ -169,9 +174,9 @@ async def test_a_forged_or_expired_session_is_closed_with_its_reason(
     server: Server, launch: LaunchBot, pages: list[Participant]
 ) -> None:
     bot = await launch_with_activity(server, launch)
-    forged = Sessions("not the bot's secret").issue(server.ann.id, "i", server.channel.id, 1)
+    forged = Sessions("not the bot's secret").issue(server.ann.id, "i", Place(server.channel.id, 1))
     expired = Sessions(server.emu.world.client_secret, lifetime=-1).issue(
-        server.ann.id, "i", server.channel.id, 1)
+        server.ann.id, "i", Place(server.channel.id, 1))
     for token in (forged, expired, "garbage"):
         page = Participant(bot, server.emu, server.ann)
         pages.append(page)

@@ -22,6 +22,7 @@ from aiohttp import web as aioweb
 import web.relay
 from bot import RummyBot
 from fakediscord import Actor
+from tables import Place
 from web.pages import HELLO_BURST
 from web.relay import PENDING_PER_PEER, TRY_AGAIN, Relays
 from web.socket import BAD_FRAME, OPENED_ELSEWHERE, TOO_FAST
@@ -117,8 +118,9 @@ def members(server: Server, count: int) -> tuple[list[Actor], str]:
 def session_of(bot: RummyBot, server: Server, actor: Actor, instance: str) -> str:
     """A session as the bot's sign-in issues it (as any of its processes would)."""
     assert bot.activity_server is not None
-    return bot.activity_server.sessions.issue(actor.id, instance, server.channel.id,
-                                              server.guild.id, actor.name)
+    return bot.activity_server.sessions.issue(actor.id, instance,
+                                              Place(server.channel.id, server.guild.id),
+                                              actor.name)
 
 
 async def eventually(check: Callable[[], bool], what: str, limit: float = 15.0) -> None:

@@ -21,8 +21,6 @@ from pathlib import Path
 
 import pytest
 
-import web.pages
-import web.socket
 from app.settings import ActivitySettings
 from bot import RummyBot, Settings
 from engine import Action, Discard, DrawStock, LayOff, MeldCards, TakeDiscard
@@ -30,7 +28,7 @@ from engine.ai import choose_action
 from fakediscord import FakeDiscord, point_discord_at, run_client
 from fakediscord.core.world import Message
 
-from .activity_pages import Participant
+from .activity_pages import Participant, at_machine_speed
 from .conftest import FAST, Server, populate
 from .harness import TablePlayer, table_message
 from .test_play import in_turn_order, start_game
@@ -116,18 +114,7 @@ class Mover:
     async def _in_the_activity(self, key: str, action: Action) -> None:
         page = self.pages[key]
         await page.until(lambda: page.state()["version"] == self._position(), "the latest state")
-        if isinstance(action, DrawStock):
-            answer = await page.send("draw")
-        elif isinstance(action, TakeDiscard):
-            answer = await page.send("take")
-        elif isinstance(action, MeldCards):
-            answer = await page.send("meld", cards=[c.code for c in action.cards])
-        elif isinstance(action, LayOff):
-            answer = await page.send("lay_off", cards=[c.code for c in action.cards],
-                                     meld=action.meld + 1)
-        else:
-            assert isinstance(action, Discard)
-            answer = await page.send("discard", cards=[action.card.code])
+        answer = await page.play(action)
         assert answer["type"] == "done", answer
 
     async def _in_the_chat(self, key: str, action: Action) -> None:
@@ -234,12 +221,7 @@ async def play_hands(bot: RummyBot, server: Server, mover: Mover) -> None:
 async def test_the_same_match_through_either_door_leaves_the_same_traces(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # The players move at machine speed: past any person's pace, which the
-    # Activity's allowances are for (they have tests of their own).
-    for module, burst, rate in ((web.socket, "BURST", "RATE"),
-                                (web.pages, "MEMBER_BURST", "MEMBER_RATE")):
-        monkeypatch.setattr(module, burst, 10_000)
-        monkeypatch.setattr(module, rate, 10_000.0)
+    at_machine_speed(monkeypatch)
     chat_got, chat_rows = await play_the_match("chat", tmp_path)
     activity_got, activity_rows = await play_the_match("activity", tmp_path)
     assert len(chat_got["channel"]) >= 3  # two hands' tables, and the final places
