@@ -30,12 +30,14 @@ from presentation import actions
 from presentation.actions import ComponentId
 from presentation.card_emoji import CardFaces
 from presentation.i18n import LANGUAGES, N_, _, current, speaking
+from presentation.labels import PLAY_LABEL
 from presentation.render import rules_text
 from tables import NotSaved, Refusal, Stage, Table, TableWork
 from transport import callbacks
 from transport.handles import InteractionHandle
 from transport.private import Interaction
 
+from .activity_lobby import launch_controls
 from .follow_ups import CHAT
 from .hand_messages import HandMessages
 from .router import AfterLock, Handlers, refusal_text, refuse, seat_of, tell_closed_dms
@@ -44,6 +46,11 @@ from .table_side import HandMessage, chat_side
 NO_ACTIVITIES_HERE = N_(
     "This channel does not let you use Activities, so the table cannot open here: a "
     "server admin can allow **Use Activities**. The buttons play the same game.")
+
+
+HAND_IN_THE_ACTIVITY = N_(
+    "This game is played in the Activity, where your cards are: press **{play}** to "
+    "open it.")
 
 
 @dataclass(frozen=True)
@@ -157,6 +164,12 @@ class Play:
         table = self.tables.get(interaction.channel_id or 0)
         if table is None:
             await refuse(interaction, _("There is no game in this channel."))
+            return
+        if table.activity_only:
+            # No hand message could follow the game here: the cards are in the Activity.
+            await callbacks.send_message(
+                interaction, _(HAND_IN_THE_ACTIVITY, play=_(PLAY_LABEL)),
+                controls=launch_controls(table), ephemeral=True)
             return
         async with table.lock:
             try:

@@ -28,8 +28,8 @@ log = logging.getLogger(__name__)
 # What a server holds: its default house rules and its rating seasons.
 SERVERS_ONLY_COMMANDS = frozenset({"rummy settings", "rummy season end"})
 # What shows a board of results: a server's, or a DM's or group DM's own.
-BOARD_COMMANDS = frozenset({"rummy leaderboard", "rummy history", "rummy replay",
-                            "rummy stats"})
+# (``/rummy stats`` shows, in the bot's DM, a person's figures over them all.)
+BOARD_COMMANDS = frozenset({"rummy leaderboard", "rummy history", "rummy replay"})
 
 Callback = TypeVar("Callback", bound=Callable[..., Coroutine[Any, Any, None]])
 
@@ -251,7 +251,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=N_("Play
     async def history(
         self,
         interaction: Interaction,
-        member: discord.Member | None = None,
+        member: discord.User | None = None,
         page: app_commands.Range[int, 1, 100000] = 1,
     ) -> None:
         async with self.chat.tasks.handling():
@@ -287,7 +287,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=N_("Play
 
     @app_commands.command(name="stats", description=N_("A player's Rummy figures in this server"))
     @app_commands.describe(member=N_("Whose figures (default: yours)"))
-    async def stats(self, interaction: Interaction, member: discord.Member | None = None) -> None:
+    async def stats(self, interaction: Interaction, member: discord.User | None = None) -> None:
         async with self.chat.tasks.handling():
             await self.chat.stats.player(interaction, member)
 

@@ -49,6 +49,7 @@ from .models import (
     MatchRecord,
     MatchSummary,
     PlayerStats,
+    PlayerTotals,
     RatingPage,
     RatingProfile,
     Season,
@@ -273,6 +274,14 @@ class Database(abc.ABC):
         return await self._run(
             f"reading the stats of user {user_id} in guild {guild_id}",
             lambda conn: leaderboard.player(conn, guild_id, user_id),
+        )
+
+    async def player_totals(self, user_id: int) -> PlayerTotals | None:
+        """A person's figures over every board they played on (each server's,
+        DM's and group DM's); None if they never finished a match."""
+        return await self._run(
+            f"reading the totals of user {user_id}",
+            lambda conn: leaderboard.totals(conn, user_id),
         )
 
     # -------------------------------------------------- ratings and seasons

@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 from typing import Any, Final
 
-from .models import LeaderboardOrder, LeaderboardPage, PlayerStats
+from .models import LeaderboardOrder, LeaderboardPage, PlayerStats, PlayerTotals
 from .session import Session
 
 _STATS_COLUMNS: Final = "user_id, name, matches_played, matches_won, hands_won, points, rummies"
@@ -54,6 +54,12 @@ SQL_LEADERBOARD: Final = {order: _leaderboard_sql(keys) for order, keys in ORDER
 SQL_RANK: Final = {order: _rank_sql(keys) for order, keys in ORDER_KEYS.items()}
 SQL_COUNT_PLAYERS: Final = "SELECT COUNT(*) FROM player_stats WHERE guild_id = ?"
 SQL_PLAYER: Final = f"SELECT {_STATS_COLUMNS} FROM player_stats WHERE guild_id = ? AND user_id = ?"
+# Read through player_stats_by_user: one row per board the person played on.
+SQL_TOTALS: Final = (
+    "SELECT user_id, MAX(name), COUNT(*), SUM(matches_played), SUM(matches_won),"
+    " SUM(hands_won), SUM(points), SUM(rummies)"
+    " FROM player_stats WHERE user_id = ? GROUP BY user_id"
+)
 
 _STATS_INDEX: Final = {
     name: i for i, name in enumerate(c.strip() for c in _STATS_COLUMNS.split(","))
@@ -90,6 +96,19 @@ async def player(conn: Session, guild_id: int, user_id: int) -> PlayerStats | No
         await conn.fetch(SQL_RANK["wins"], (guild_id, a, b, c, guild_id, a, b, c, user_id))
     )
     return _stats(row, int(ranked[0][0]))
+
+
+async def totals(conn: Session, user_id: int) -> PlayerTotals | None:
+    """A person's figures over every board; None if they never finished a match."""
+    found = list(await conn.fetch(SQL_TOTALS, (user_id,)))
+    if not found:
+        return None
+    user, name, boards, played, won, hands_won, points, rummies = tuple(found[0])
+    return PlayerTotals(
+        user_id=int(user), name=str(name), boards=int(boards), matches_played=int(played),
+        matches_won=int(won), hands_won=int(hands_won), points=int(points),
+        rummies=int(rummies),
+    )
 
 
 def _stats(row: Sequence[Any], rank: int) -> PlayerStats:

@@ -319,6 +319,13 @@ _LEASE_WEB_URL = """
 ALTER TABLE shard_leases ADD COLUMN web_url TEXT;
 """
 
+# A player's figures over every board they played on (each server's, each DM's
+# and group DM's), read by user alone: without this index, by a walk of every
+# board's rows.
+_PLAYER_STATS_BY_USER = """
+CREATE INDEX player_stats_by_user ON player_stats (user_id);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core schema: results, live tables, set-aside tables", _CORE),
     Migration(2, "leaderboard aggregates, filled from recorded results", _PLAYER_STATS),
@@ -328,6 +335,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "ratings, seasons, and finished hands' moves", _RATINGS_SEASONS_HISTORY),
     Migration(7, "shard leases with fencing epochs", _SHARD_LEASES),
     Migration(8, "where each lease's holder serves the Activity", _LEASE_WEB_URL),
+    Migration(9, "a player's figures over every board", _PLAYER_STATS_BY_USER),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

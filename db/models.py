@@ -130,6 +130,21 @@ class PlayerStats:
 
 
 @dataclass(frozen=True)
+class PlayerTotals:
+    """A person's figures summed over every board they played on: each
+    server's, each DM's and each group DM's."""
+
+    user_id: int
+    name: str  # one of the names their boards keep (a nickname differs by server)
+    boards: int
+    matches_played: int
+    matches_won: int
+    hands_won: int
+    points: int
+    rummies: int
+
+
+@dataclass(frozen=True)
 class LeaderboardPage:
     """One page of a server's leaderboard; ``page`` is the page actually shown."""
 

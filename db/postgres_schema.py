@@ -231,6 +231,10 @@ _LEASE_WEB_URL = """
 ALTER TABLE shard_leases ADD COLUMN web_url TEXT;
 """
 
+_PLAYER_STATS_BY_USER = """
+CREATE INDEX player_stats_by_user ON player_stats (user_id);
+"""
+
 _SCRIPTS: Final = (
     _CORE,
     _PLAYER_STATS,
@@ -240,6 +244,7 @@ _SCRIPTS: Final = (
     _RATINGS_SEASONS_HISTORY,
     _SHARD_LEASES,
     _LEASE_WEB_URL,
+    _PLAYER_STATS_BY_USER,
 )
 
 POSTGRES_MIGRATIONS: Final = tuple(

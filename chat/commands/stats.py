@@ -9,13 +9,13 @@ import discord
 
 from chat.messages.components import leaderboard_controls, share_controls
 from chat.messages.ratings_layout import add_rating_fields, rating_embed
-from chat.messages.scores_layout import leaderboard_embed, stats_embed
+from chat.messages.scores_layout import leaderboard_embed, stats_embed, totals_embed
 from chat.places import board_here, board_name, board_of
 from chat.router import Handlers, refuse
 from db import Database, LeaderboardOrder
 from presentation import actions
 from presentation.actions import ComponentId
-from presentation.i18n import _, speaking, use
+from presentation.i18n import N_, _, speaking, use
 from tables.names import plain_name
 from transport import callbacks
 from transport.private import Interaction
@@ -41,6 +41,11 @@ def _season_number(order: str) -> int | None:
     """The ended season an order names ("s3"), or None (the current one)."""
     digits = order[len(SEASON_PREFIX) :]
     return int(digits) if order.startswith(SEASON_PREFIX) and digits.isdigit() else None
+
+
+OWN_TOTALS_ONLY = N_(
+    "Here you see your own figures, over everywhere you played. Another player's are "
+    "on the boards you share: ask `/rummy stats` in that server, DM or group DM.")
 
 
 class Stats:
@@ -127,6 +132,9 @@ class Stats:
         )
 
     async def player(self, interaction: Interaction, member: discord.abc.User | None) -> None:
+        if board_of(interaction) is None:
+            await self._totals(interaction, member)
+            return
         target = member or interaction.user
         stats = await self.db.player_stats(board_here(interaction), target.id)
         name = plain_name(getattr(target, "display_name", target.name))
@@ -141,6 +149,18 @@ class Stats:
         await interaction.response.send_message(
             embed=embed, view=share_controls(board_here(interaction), target.id), ephemeral=True
         )
+
+    async def _totals(self, interaction: Interaction, member: discord.abc.User | None) -> None:
+        """In the bot's DM, which keeps no board: the asker's own figures over
+        every board they played on (another's stay on their boards)."""
+        if member is not None and member.id != interaction.user.id:
+            await refuse(interaction, _(OWN_TOTALS_ONLY))
+            return
+        me = interaction.user
+        totals = await self.db.player_totals(me.id)
+        name = plain_name(getattr(me, "display_name", me.name))
+        await interaction.response.send_message(embed=totals_embed(totals, name),
+                                                ephemeral=True)
 
     async def share(self, interaction: Interaction, parsed: ComponentId) -> None:
         """Post a member's stats, as they stand now, for the channel to see."""

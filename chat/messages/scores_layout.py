@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from db import LeaderboardPage, PlayerStats
+from db import LeaderboardPage, PlayerStats, PlayerTotals
 from presentation.i18n import N_, _, n_, number
 from tables.names import shown_name
 
@@ -65,9 +65,7 @@ def stats_embed(stats: PlayerStats | None, name: str) -> discord.Embed:
     if stats is None:
         return discord.Embed(
             title=_("Rummy stats — {name}", name=shown_name(name)),
-            description=_(
-                "{name} has not finished a game in this server yet.", name=shown_name(name)
-            ),
+            description=_("{name} has not finished a game here yet.", name=shown_name(name)),
             colour=discord.Colour.blurple(),
         )
     embed = discord.Embed(
@@ -85,4 +83,31 @@ def stats_embed(stats: PlayerStats | None, name: str) -> discord.Embed:
     embed.add_field(name=_("Hands won"), value=number(stats.hands_won))
     embed.add_field(name=_("Points"), value=number(stats.points))
     embed.add_field(name=_("Rummies"), value=number(stats.rummies))
+    return embed
+
+
+def totals_embed(totals: PlayerTotals | None, name: str) -> discord.Embed:
+    """A person's figures over every board they played on, for themselves."""
+    embed = discord.Embed(
+        title=_("Rummy stats — {name}, everywhere", name=shown_name(name)),
+        colour=discord.Colour.blurple(),
+    )
+    if totals is None:
+        embed.description = _("You have not finished a game anywhere yet.")
+        return embed
+    embed.description = n_(
+        "Over the {n} server, DM or group DM you played in. Each keeps its own "
+        "board: `/rummy stats` there shows your rank.",
+        "Over the {n} servers, DMs and group DMs you played in. Each keeps its own "
+        "board: `/rummy stats` there shows your rank.",
+        totals.boards,
+    )
+    embed.add_field(
+        name=_("Matches"),
+        value=_("{won} won of {played}", won=number(totals.matches_won),
+                played=number(totals.matches_played)),
+    )
+    embed.add_field(name=_("Hands won"), value=number(totals.hands_won))
+    embed.add_field(name=_("Points"), value=number(totals.points))
+    embed.add_field(name=_("Rummies"), value=number(totals.rummies))
     return embed

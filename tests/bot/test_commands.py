@@ -61,7 +61,7 @@ async def test_leaderboard_pages_and_stats(server: Server, launch: LaunchBot) ->
     assert second.type == 7 and "Page 2 of 3" in second.text() and "**11.**" in second.text()
 
     mine = await server.ann.slash(server.channel, "rummy stats")
-    assert "Ann has not finished a game in this server yet." in mine.text()
+    assert "Ann has not finished a game here yet." in mine.text()
     someone = await server.ann.slash(server.channel, "rummy stats", member=server.bob)
     assert "Bob has not finished a game" in someone.text()
 

@@ -84,6 +84,11 @@ async def test_rummy_start_in_a_group_dm_answers_with_the_way_into_the_activity(
     await bob.until(lambda: any(f["type"] == "state" for f in bob.frames), "the lobby")
     assert bob.state()["stage"] == "lobby"
 
+    # Cards are not sent to a DM: the Activity holds them.
+    hand = await server.ann.slash(group, "rummy hand")
+    assert hand.ephemeral and "played in the Activity" in hand.text()
+    assert [b["label"] for b in hand.message.buttons()] == ["Play"]
+
     # Asked again, the answer leads to the same game rather than a second one.
     second = await server.ann.slash(group, "rummy start")
     assert "already on here" in second.text() and bot.game.tables.get(group.id) is table
@@ -144,6 +149,13 @@ async def test_a_whole_match_in_a_group_dm_is_played_in_the_activity_and_kept_on
     assert "**#1**" in history.text() and "1 hand" in history.text()
     leaderboard = await server.bob.slash(group, "rummy leaderboard")
     assert "Friday cards" in leaderboard.text() and "**1.** Ann" in leaderboard.text()
+
+    # In the bot's own DM, which keeps no board: Ann's figures over every board.
+    everywhere = await server.ann.slash(server.ann.dm_channel, "rummy stats")
+    assert everywhere.ephemeral and "Rummy stats — Ann, everywhere" in everywhere.text()
+    assert "Over the 1 server, DM or group DM" in everywhere.text()
+    theirs = await server.ann.slash(server.ann.dm_channel, "rummy stats", member=server.bob)
+    assert theirs.ephemeral and "your own figures" in theirs.text()
 
     # Rematch from the result: the same group's game again.
     assert (await ann.send("rematch"))["type"] == "done"

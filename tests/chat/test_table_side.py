@@ -31,7 +31,8 @@ SAVED_KEYS = {
     "format", "channel_id", "guild_id", "host_id", "rules", "seed", "seats", "stage",
     "message_id", "match", "log", "hand_log", "created_at", "last_human_action",
     "turn_deadline", "selections", "sort_modes", "dm_closed", "dm_closed_told",
-    "next_cpu_number", "game_id", "invited", "tapes", "language", "hand_messages", "host_panel",
+    "next_cpu_number", "game_id", "invited", "tapes", "language", "activity_only", "hand_messages",
+    "host_panel",
 }
 
 

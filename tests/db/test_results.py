@@ -118,6 +118,31 @@ async def test_servers_never_see_each_others_players(db: Database) -> None:
     assert (empty.rows, empty.page, empty.pages, empty.total_players) == ([], 1, 1, 0)
 
 
+async def test_a_group_dms_board_is_its_own_and_a_players_totals_span_every_board(
+    db: Database,
+) -> None:
+    # A group DM's board is keyed by the conversation's id, as a server's by its own.
+    server, group = 100, 9_000_000_000_000_000_001
+    await db.record_match(match([human("a", 1, "Ann"), human("b", 2)], [], ("a",),
+                                guild_id=server))
+    await db.record_match(match([human("a", 1, "Annie"), human("c", 3)], [], ("c",),
+                                guild_id=group))
+    await db.record_match(match([human("a", 1, "Annie"), human("c", 3)], [], ("a",),
+                                guild_id=group))
+    assert [r.user_id for r in (await db.leaderboard(server)).rows] == [1, 2]
+    assert [(r.user_id, r.matches_won) for r in (await db.leaderboard(group)).rows] == [
+        (1, 1), (3, 1)]
+    in_group = await db.player_stats(group, 1)
+    assert in_group is not None and in_group.matches_played == 2
+    totals = await db.player_totals(1)
+    assert totals is not None
+    assert (totals.boards, totals.matches_played, totals.matches_won) == (2, 3, 2)
+    assert totals.name in ("Ann", "Annie")
+    only_here = await db.player_totals(2)
+    assert only_here is not None and (only_here.boards, only_here.matches_played) == (1, 1)
+    assert await db.player_totals(4) is None
+
+
 async def test_each_order_ranks_by_its_figure_then_the_others(db: Database) -> None:
     # wins: 1 (2 wins) > 2 (1 win, more hands) > 3 (1 win)
     # points: 3 (60) > 2 (30) > 1 (20)

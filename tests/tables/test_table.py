@@ -23,6 +23,16 @@ def test_table_round_trips_through_json() -> None:
     assert again.match is not None and again.match.hand.turn == turn
 
 
+def test_a_game_where_the_bot_is_no_member_stays_so_and_older_saves_are_not() -> None:
+    table = playing_table()
+    table.activity_only = True
+    again = Table.from_dict(json.loads(json.dumps(table.to_dict())))
+    assert again.activity_only and again.place.activity_only
+    older = table.to_dict()
+    del older["activity_only"]  # saved before games could be played where the bot is not
+    assert not Table.from_dict(older).activity_only
+
+
 def test_restore_puts_back_an_earlier_state_in_place() -> None:
     table = playing_table()
     lock = table.lock
