@@ -10,6 +10,11 @@ is the time from one page sending a move until the other page has the table
 that shows it (the state frame with the new position), the time a tap takes
 to reach the other participants' screens, less the drawing.
 
+``--group-dm`` seats the two members in a group DM of theirs instead (each
+having installed the app), where the bot is no member and the Activity is the
+game's only door: `/rummy start` there, then the lobby is joined and started
+from the pages.
+
 ``--load-tables N`` runs N tables of four simulated people beside it, playing
 over the chat's buttons as in ``tests.bench.load`` (thinking ``--think``
 seconds before each click). Printed: the journey's median, p90, p99 and max,
@@ -111,6 +116,27 @@ async def start_heads_up(emu: FakeDiscord, host: Actor, guest: Actor, channel: C
     await asyncio.gather(task, return_exceptions=True)
 
 
+async def start_in_group_dm(emu: FakeDiscord, base: str, host: Actor, guest: Actor
+                            ) -> list[Page]:
+    """A group DM of the two, a lobby opened there with `/rummy start`, joined
+    and started from their pages; the two pages, dealt in."""
+    emu.world.enable_user_install()
+    for person in (host, guest):
+        emu.world.install_for_user(person.user)
+    group = emu.create_private_channel([host, guest], name="bench")
+    await host.slash(group, "rummy start")
+    pages = [Page(base, emu, actor, group) for actor in (host, guest)]
+    for page in pages:
+        await page.open()
+        await page.until(lambda state: state.get("stage") == "lobby")
+    await pages[1].send("join")
+    await pages[0].until(lambda state: len(state.get("seats", ())) == 2)
+    await pages[0].send("start")
+    for page in pages:
+        await page.until(lambda state: bool(state.get("turn")))
+    return pages
+
+
 async def in_step(pages: list[Page]) -> None:
     """Wait until every page has the same, latest picture of the table."""
     for _ in range(3000):
@@ -171,7 +197,8 @@ async def button_moves(emu: FakeDiscord, host: Actor, guest: Actor, channel: Cha
     return len(emu.world.interactions) - before
 
 
-async def run(moves: int, load_tables: int, think: float, bot_root: Path | None = None) -> None:
+async def run(moves: int, load_tables: int, think: float, bot_root: Path | None = None,
+              group_dm: bool = False) -> None:
     workdir = Path(tempfile.mkdtemp(prefix="rummy-activity-"))
     emu: FakeDiscord = make_emulator(LoadOptions())
     await emu.start()
@@ -195,12 +222,16 @@ async def run(moves: int, load_tables: int, think: float, bot_root: Path | None 
                     for i, table in enumerate(tables)]
             await asyncio.sleep(10)  # the load tables open and deal
         ann, bob = scene.people[0][:2]
-        channel = scene.channels[0]
-        await start_heads_up(emu, ann, bob, channel)
-        pages = [Page(f"http://127.0.0.1:{port}", emu, actor, channel) for actor in (ann, bob)]
-        for page in pages:
-            await page.open()
-            await page.until(lambda state: bool(state.get("turn")))
+        base = f"http://127.0.0.1:{port}"
+        if group_dm:
+            pages = await start_in_group_dm(emu, base, ann, bob)
+        else:
+            channel = scene.channels[0]
+            await start_heads_up(emu, ann, bob, channel)
+            pages = [Page(base, emu, actor, channel) for actor in (ann, bob)]
+            for page in pages:
+                await page.open()
+                await page.until(lambda state: bool(state.get("turn")))
         await activity_moves(pages, 10)  # warm-up
         # The bot's own ticking (timers, heartbeats) while nobody plays, taken
         # off both measurements: the Activity's moves come at a person's pace.
@@ -215,7 +246,8 @@ async def run(moves: int, load_tables: int, think: float, bot_root: Path | None 
         clicks = len(emu.world.interactions) - clicks
         for page in pages:
             await page.close()
-        print(f"Activity, {load_tables} load tables beside it (think {think:g} s):")
+        where = "in a group DM" if group_dm else "in a server's channel"
+        print(f"Activity {where}, {load_tables} load tables beside it (think {think:g} s):")
         print(f"  a move's journey, tap to the other page: {summary(journeys)}")
         print(f"  meanwhile: {clicks / elapsed:.1f} chat interactions a second from the other "
               f"tables; the bot's CPU {(bot.cpu_seconds() - cpu) / elapsed * 100:.0f} %")
@@ -245,6 +277,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=300)
     parser.add_argument("--load-tables", type=int, default=0)
     parser.add_argument("--think", type=float, default=2.0)
+    parser.add_argument("--group-dm", action="store_true",
+                        help="play the measured game in a group DM (the Activity alone)")
     parser.add_argument("--bot-root", type=Path,
                         help="the checkout whose bot runs (a git worktree of another commit)")
     options = parser.parse_args(argv)
@@ -252,7 +286,8 @@ def main(argv: list[str] | None = None) -> int:
         print("error: --moves must be at least 1, --load-tables and --think not negative",
               file=sys.stderr)
         return 2
-    asyncio.run(run(options.moves, options.load_tables, options.think, options.bot_root))
+    asyncio.run(run(options.moves, options.load_tables, options.think, options.bot_root,
+                    options.group_dm))
     return 0
 
 
