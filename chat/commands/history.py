@@ -48,7 +48,7 @@ IN_PROGRESS = N_(
     "end, so it can be replayed once the match is over (then it is in `/rummy history`)."
 )
 NO_SUCH_MATCH = N_("There is no match #{id} in this server.")
-OTHER_SERVERS_REPLAY = N_("That replay belongs to another server.")
+OTHER_SERVERS_REPLAY = N_("That replay belongs to another server or conversation.")
 
 
 @dataclass(frozen=True)
@@ -141,7 +141,7 @@ class History:
     async def page(self, interaction: Interaction, parsed: ComponentId) -> None:
         numbers = _parse_ints(parsed.arg, 2)
         if not self._here(interaction, parsed) or numbers is None:
-            await refuse(interaction, _("That history belongs to another server."))
+            await refuse(interaction, _("That history belongs to another server or conversation."))
             return
         member, wanted = numbers
         guild_id = parsed.scope
@@ -158,7 +158,7 @@ class History:
     # --- a match ----------------------------------------------------------------------
     async def open_match(self, interaction: Interaction, parsed: ComponentId) -> None:
         if not self._here(interaction, parsed):
-            await refuse(interaction, _("That history belongs to another server."))
+            await refuse(interaction, _("That history belongs to another server or conversation."))
             return
         values = _values(interaction)
         if len(values) != 1 or not values[0].isdigit():
@@ -211,7 +211,7 @@ class History:
         numbers = _parse_ints(parsed.arg, 1)
         values = _values(interaction)
         if not self._here(interaction, parsed) or numbers is None:
-            await refuse(interaction, _("That match belongs to another server."))
+            await refuse(interaction, _("That match belongs to another server or conversation."))
             return
         if len(values) != 1 or not values[0].isdigit():
             await refuse(interaction, _("Pick one hand from the list."))

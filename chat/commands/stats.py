@@ -108,7 +108,8 @@ class Stats:
         order, _dot, number = (parsed.arg or "wins.1").partition(".")
         guild_id = parsed.scope
         if guild_id != board_of(interaction):
-            await refuse(interaction, _("That leaderboard belongs to another server."))
+            await refuse(interaction,
+                         _("That leaderboard belongs to another server or conversation."))
             return
         try:
             wanted = int(number)
@@ -167,7 +168,7 @@ class Stats:
         arg = parsed.arg or ""
         user_id = int(arg) if arg.isdigit() else None
         if parsed.scope != board_of(interaction) or user_id is None:
-            await refuse(interaction, _("Those stats belong to another server."))
+            await refuse(interaction, _("Those stats belong to another server or conversation."))
             return
         stats = await self.db.player_stats(parsed.scope, user_id)
         if stats is None:

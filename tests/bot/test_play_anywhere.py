@@ -14,6 +14,7 @@ import pytest
 from bot import RummyBot
 from engine.ai import choose_action
 from fakediscord import Actor, Channel
+from presentation import actions
 
 from .activity_pages import ACTIVITY, Participant, at_machine_speed, launch_with_activity
 from .conftest import LaunchBot, Server, StopBot
@@ -249,3 +250,20 @@ async def test_a_group_dms_game_survives_a_restart_still_unposted(
     assert [seat.name for seat in table.seats] == ["Ann", "Bob"]
     assert bot_token_requests_to(server, group) == []
     assert server.emu.problems == []
+
+
+async def test_one_groups_board_cannot_be_paged_from_another(
+    server: Server, launch: LaunchBot
+) -> None:
+    await launch_with_activity(server, launch)
+    installed_by(server, server.ann)
+    ours = server.emu.create_private_channel([server.ann, server.bob], name="ours")
+    theirs = server.emu.create_private_channel([server.cat, server.dan], name="theirs")
+    board = await server.ann.slash(ours, "rummy leaderboard")
+    assert board.answered and "ours" in board.text()
+    for forged in (actions.LEADERBOARD_PAGE.id(theirs.id, "wins.1"),
+                   actions.LEADERBOARD_PAGE.id(server.guild.id, "wins.1")):
+        # Refused before any board is read: the control is not on that message.
+        refused = await server.ann.forge_click(board, forged)
+        assert refused.ephemeral and "not one I recognise" in refused.text()
+    assert "ours" in server.emu.world.messages[board.message.id].text()
