@@ -133,11 +133,24 @@ class ActivityApi:
         member = guild.get_member(user_id) if guild is not None else None
         if member is not None:
             return member.display_name
+        if guild is None and self._would_know(guild_id):
+            # A server the bot is not in (a member's own install launched it
+            # there): Discord would refuse the bot's question.
+            return fallback
         try:
             body: Any = await self.client.http.get_member(guild_id, user_id)
         except discord.HTTPException:
             return fallback
         return str(body.get("nick") or fallback)
+
+    def _would_know(self, guild_id: int) -> bool:
+        """Whether this process's cache holds the server if the bot is in it:
+        the cache is complete and the server's shard is one of this process's."""
+        if not self.client.is_ready():
+            return False
+        count = self.client.shard_count or 1
+        mine = getattr(self.client, "shard_ids", None)
+        return mine is None or (guild_id >> 22) % count in mine
 
     async def instance(self, instance_id: str) -> ActivityInstance | None:
         """The instance as Discord has it now; None when it has no such instance."""

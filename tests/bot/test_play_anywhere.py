@@ -207,6 +207,8 @@ async def test_without_use_external_apps_the_answer_says_only_its_sender_sees_it
     table = bot.game.tables.get(lounge.id)
     assert table is not None and table.activity_only and table.guild_id == elsewhere.id
     assert bot_token_requests_to(server, lounge) == []
+    assert [r.path for r in server.emu.traffic.requests
+            if f"/guilds/{elsewhere.id}" in r.path] == []
     assert server.emu.problems == []
 
 
@@ -267,3 +269,25 @@ async def test_one_groups_board_cannot_be_paged_from_another(
         refused = await server.ann.forge_click(board, forged)
         assert refused.ephemeral and "not one I recognise" in refused.text()
     assert "ours" in server.emu.world.messages[board.message.id].text()
+
+
+async def test_the_activity_in_a_server_without_the_bot_plays_there_unposted(
+    server: Server, launch: LaunchBot, pages: list[Participant]
+) -> None:
+    bot = await launch_with_activity(server, launch)
+    installed_by(server, server.ann)
+    elsewhere = server.emu.create_guild("Book Club", installed=False)
+    lounge = server.emu.create_text_channel(elsewhere, "lounge")
+    server.emu.add_member(server.ann, elsewhere)
+    # Launched from Ann's own install: signed in without asking Discord for a
+    # member of a server the bot is not in, and the lobby is the Activity's alone.
+    ann = await page_in(bot, server, server.ann, lounge, pages)
+    assert (await ann.send("open", rules={}))["type"] == "done"
+    table = bot.game.tables.get(lounge.id)
+    assert table is not None and table.activity_only and table.guild_id == elsewhere.id
+    assert [seat.name for seat in table.seats] == ["Ann"]
+    await bot.game.tasks.wait_idle()
+    assert bot_token_requests_to(server, lounge) == []
+    assert [r.path for r in server.emu.traffic.requests
+            if f"/guilds/{elsewhere.id}" in r.path] == []
+    assert server.emu.problems == []
