@@ -1,5 +1,6 @@
-"""Local play: the stand-in with one server and four members, its page in the
-browser, Discord's app around the Activity, and the world kept between runs.
+"""Local play: the stand-in with one server, four members and their DMs, its
+page in the browser, Discord's app around the Activity, and the world kept
+between runs.
 """
 
 from .play import LocalPlay

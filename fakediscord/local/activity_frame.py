@@ -30,6 +30,7 @@ from ..core.oauth import TOKEN_LIFETIME
 from ..core.server import FakeDiscord
 from ..core.world import ActivityInstance, User
 from .cast import Cast
+from .conversations import not_yours
 
 STATIC = Path(__file__).with_name("web")
 PROXIED = "/activity-app"
@@ -140,6 +141,10 @@ class ActivityFrame:
         if instance is None:
             raise web.HTTPNotFound(text="that Activity is no longer running")
         if user.id not in instance.users:
+            channel = self.emu.world.channels[instance.channel_id]
+            if not self.emu.world.can_see_channel(user.id, channel):
+                # An instance in a conversation is its people's alone (a "pc" one).
+                raise web.HTTPForbidden(text=not_yours(user.name, channel))
             # Discord's app opens an instance only for who launched or joined it.
             instance = self.emu.world.launch_activity(user.id, instance.channel_id)
         return instance
@@ -163,6 +168,9 @@ class ActivityFrame:
         body, user = await self._body(request)
         raw = str(body.get("channel", ""))
         channel_id = int(raw) if raw.isdigit() else 0
+        channel = self.emu.world.channels.get(channel_id)
+        if channel is not None and not self.emu.world.can_see_channel(user.id, channel):
+            return web.json_response({"error": not_yours(user.name, channel)}, status=403)
         refusal = self.emu.world.launcher_refusal(user.id, channel_id)
         if refusal is not None:
             return web.json_response({"error": refusal}, status=400)
@@ -195,8 +203,12 @@ class ActivityFrame:
         })
 
     async def _participants(self, request: web.Request) -> web.Response:
-        body, _user_asking = await self._body(request)
+        body, asking = await self._body(request)
         instance = self.emu.world.activity_instance(str(body.get("instance", "")))
+        channel = None if instance is None else self.emu.world.channels[instance.channel_id]
+        if channel is not None and not self.emu.world.can_see_channel(asking.id, channel):
+            # Who plays in a conversation is for its people to see alone.
+            raise web.HTTPForbidden(text=not_yours(asking.name, channel))
         users = self.emu.world.users
         people = [] if instance is None else [_user(users[uid]) for uid in instance.users]
         return web.json_response({"participants": people})

@@ -1,13 +1,16 @@
 """The people and places of local play: one server, two text channels and a
-voice channel (where Discord's members launch Activities most), four members."""
+voice channel (where Discord's members launch Activities most), four members,
+and two conversations between them that the bot is no member of
+(``conversations``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..core.actors import Actor
 from ..core.server import FakeDiscord
 from ..core.world import Channel, Guild
+from .conversations import open_the_conversations
 
 SERVER_NAME = "Rummy Club"
 CHANNEL_NAMES = ("rummy", "general")
@@ -18,11 +21,13 @@ MEMBER_NAMES = ("Ann", "Bob", "Cat", "Dan")
 
 @dataclass
 class Cast:
-    """Who and where: the server, its channels, its members (Ann first)."""
+    """Who and where: the server, its channels, its members (Ann first), and
+    their DMs and group DMs without the bot."""
 
     guild: Guild
     channels: list[Channel]
     members: list[Actor]
+    conversations: list[Channel] = field(default_factory=list)
 
     def member(self, key: str) -> Actor | None:
         """A member by the name the page's URL uses (``?as=bob``)."""
@@ -41,11 +46,12 @@ def seat_the_cast(emu: FakeDiscord) -> Cast:
     owner, *friends = MEMBER_NAMES
     members = [emu.create_user(owner, guild=guild, manage_guild=True, manage_messages=True)]
     members += [emu.create_user(name, guild=guild) for name in friends]
-    return Cast(guild, channels, members)
+    return Cast(guild, channels, members, open_the_conversations(emu, members))
 
 
 def find_the_cast(emu: FakeDiscord) -> Cast | None:
-    """The server of an earlier session, as a snapshot kept it; None if it is not whole."""
+    """The server of an earlier session, as a snapshot kept it; None if it is not
+    whole. A snapshot from before the conversations gets them, its own data kept."""
     world = emu.world
     guild = next((g for g in world.guilds.values() if g.name == SERVER_NAME), None)
     if guild is None:
@@ -56,4 +62,5 @@ def find_the_cast(emu: FakeDiscord) -> Cast | None:
     if len(channels) != len(names) or not all(n in by_name for n in MEMBER_NAMES):
         return None
     channels.sort(key=lambda c: names.index(c.name))
-    return Cast(guild, channels, [Actor(emu, by_name[name]) for name in MEMBER_NAMES])
+    members = [Actor(emu, by_name[name]) for name in MEMBER_NAMES]
+    return Cast(guild, channels, members, open_the_conversations(emu, members))

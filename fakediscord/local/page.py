@@ -1,12 +1,14 @@
 """The page of local play: Discord's app, as far as the bot can tell.
 
 One page per person at ``/?as=ann``. It shows what that member would see (the
-channels' public messages, their own ephemeral messages and their DMs, drawn
-by ``transcript`` as the photographs are) and sends what they do as Discord's
-app would: a slash command, a click, a choice in a select. Every change the
-bot makes reaches every open page over a WebSocket, one message at a time.
-What Discord's app would refuse (a missing option, a number out of range, a
-disabled button) is refused in the page with the emulator's own words.
+channels' public messages, their own ephemeral messages, their DMs with the
+bot and the DMs and group DMs they are in, drawn by ``transcript`` as the
+photographs are) and sends what they do as Discord's app would: a slash
+command, a click, a choice in a select. Every change the bot makes reaches
+every open page over a WebSocket, one message at a time. What Discord's app
+would refuse (a missing option, a number out of range, a disabled button) is
+refused in the page with the emulator's own words; a conversation the member
+is not in is refused before anything reaches the emulator.
 """
 
 from __future__ import annotations
@@ -22,11 +24,13 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from ..core.actors import Actor
+from ..core.installs import command_refusal
 from ..core.server import FakeDiscord
 from ..core.world import Channel, ChannelType, Message
 from ..transcript.messages import message_html, stylesheet
 from .activity_frame import ActivityFrame
 from .cast import Cast
+from .conversations import conversation_name, conversations_of, not_yours
 from .page_guard import page_guard, unframed
 
 log = logging.getLogger(__name__)
@@ -168,11 +172,23 @@ class WebClient:
     def hello(self, member: Actor) -> dict[str, Any]:
         """Everything a page draws besides the messages: who, where, what to type."""
         guild = self.cast.guild
-        channels = [{"id": str(c.id), "name": c.name,
-                     "kind": "voice" if c.type == ChannelType.GUILD_VOICE else "text"}
-                    for c in self.cast.channels if self.emu.world.can_see_channel(member.id, c)]
-        channels.append({"id": str(member.dm_channel.id), "name": self.emu.bot_user.name,
-                         "kind": "dm"})
+        world = self.emu.world
+        commands = self.emu.commands(guild) + self.emu.commands(None)
+        kinds = {ChannelType.GUILD_VOICE: "voice", ChannelType.DM: "dm",
+                 ChannelType.GROUP_DM: "group"}
+        places = [(c, c.name) for c in self.cast.channels if world.can_see_channel(member.id, c)]
+        places.append((member.dm_channel, self.emu.bot_user.name))
+        places += [(c, conversation_name(world, c, member.id))
+                   for c in conversations_of(world, member.id)]
+        channels = [{
+            "id": str(c.id), "name": name, "kind": kinds.get(c.type, "text"), "bot": c.is_dm,
+            # What this member's app offers there: a command by its contexts and
+            # installs (a DM between people has only those of a person's own
+            # install), and the App Launcher where the Entry Point is offered.
+            "commands": [record["id"] for record in commands
+                         if command_refusal(world, member.user, c, record) is None],
+            "launcher": world.launcher_refusal(member.id, c.id) is None,
+        } for c, name in places]
         return {
             "type": "hello",
             "me": {"key": member.name.lower(), "name": member.name, "id": str(member.id),
@@ -182,11 +198,9 @@ class WebClient:
             "server": {"name": guild.name, "locale": guild.preferred_locale},
             "bot": self.emu.bot_user.name,
             "channels": channels,
-            "commands": self.emu.commands(guild) + self.emu.commands(None),
+            "commands": commands,
             "locales": LOCALES,
             "problems": list(self.emu.problems),
-            # The App Launcher: offered where the application's Entry Point is.
-            "launcher": self.emu.world.entry_point() is not None,
         }
 
     def _changed(self) -> None:
@@ -212,6 +226,8 @@ class WebClient:
             if world.can_see_channel(member.id, channel):
                 yield from member.visible_messages(channel)
         yield from member.dms()
+        for conversation in conversations_of(world, member.id):
+            yield from member.visible_messages(conversation)
 
     async def _send_changes(self, viewer: Viewer) -> None:
         if viewer.socket.closed:
@@ -247,14 +263,14 @@ class WebClient:
 
     async def _click(self, request: web.Request) -> web.Response:
         body, member = await self._body(request)
-        return await self._act(member.click(_id(body.get("message")),
-                                            custom_id=str(body.get("custom_id", ""))))
+        message_id = self._message(member, body.get("message"))
+        return await self._act(member.click(message_id, custom_id=str(body.get("custom_id", ""))))
 
     async def _select(self, request: web.Request) -> web.Response:
         body, member = await self._body(request)
+        message_id = self._message(member, body.get("message"))
         values = [str(value) for value in body.get("values") or []]
-        return await self._act(member.select(_id(body.get("message")),
-                                             str(body.get("custom_id", "")), values))
+        return await self._act(member.select(message_id, str(body.get("custom_id", "")), values))
 
     async def _say(self, request: web.Request) -> web.Response:
         body, member = await self._body(request)
@@ -305,7 +321,19 @@ class WebClient:
         channel = self.emu.world.channels.get(_id(channel_id))
         if channel is None:
             raise web.HTTPBadRequest(text="no such channel")
+        if not self.emu.world.can_see_channel(member.id, channel):
+            # Refused here, before the emulator sees anything: a page may be asked
+            # by hand for a conversation of others, and nothing may change.
+            raise web.HTTPForbidden(text=not_yours(member.name, channel))
         return channel
+
+    def _message(self, member: Actor, message_id: object) -> int:
+        """A message's id, refused as its conversation is to a member not in it
+        (one whose message is gone is left to the emulator to refuse)."""
+        message = self.emu.world.messages.get(_id(message_id))
+        if message is not None:
+            self._channel(member, message.channel_id)
+        return _id(message_id)
 
     def _option(self, value: object) -> object:
         """An option as the page sends it; a member is sent as ``{"user": id}``."""

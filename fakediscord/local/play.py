@@ -1,5 +1,6 @@
-"""Local play: a Discord stand-in with one server, two channels and four
-members, and a page in the browser that shows it as any of them.
+"""Local play: a Discord stand-in with one server, its channels and four
+members, their DMs and group DMs without the bot, and a page in the browser
+that shows it as any of them.
 
 ``python bot.py`` with no token runs the unchanged bot against this stand-in
 (see ``bot.py``): the bot cannot tell it from Discord, and a person plays it
@@ -77,6 +78,9 @@ class LocalPlay:
         self.cast = (find_the_cast(self.emu) if kept is not None else None) or seat_the_cast(
             self.emu)
         self.emu.world.listeners.append(self._changed)
+        # Saved as found or made: what the cast added to an older snapshot (its
+        # conversations, say) is the world's from now on, changed or not.
+        self._changed()
         # The stand-in's application has its Activity turned on, as in the portal.
         self.emu.world.enable_activities()
         self.page = WebClient(self.emu, self.cast, on_reset=self._reset,

@@ -26,6 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..core.installs import GUILD_INSTALL
 from ..core.models import (
     ActivityInstance,
     AppEmoji,
@@ -165,6 +166,11 @@ class _SavedWorld:
     activities_enabled: bool
     activity_instances: dict[str, ActivityInstance]
     activity_launches: list[tuple[int, str]]
+    # Where the app is installed. A world saved before installs were kept has
+    # neither: the app then was a server's install alone, as these defaults say.
+    installation_contexts: list[int] = dataclasses.field(
+        default_factory=lambda: [GUILD_INSTALL])
+    user_installs: list[int] = dataclasses.field(default_factory=list)
 
 
 def _saved(world: World) -> _SavedWorld:
@@ -183,6 +189,8 @@ def _saved(world: World) -> _SavedWorld:
         oauth_clock_offset=world.oauth.clock_offset,
         activities_enabled=world.activities_enabled,
         activity_instances=world.activity_instances, activity_launches=world.activity_launches,
+        installation_contexts=list(world.installation_contexts),
+        user_installs=sorted(world.user_installs),
     )
 
 
@@ -217,6 +225,8 @@ def _world(saved: _SavedWorld) -> World:
     world.activities_enabled = saved.activities_enabled
     world.activity_instances = saved.activity_instances
     world.activity_launches = saved.activity_launches
+    world.installation_contexts = saved.installation_contexts
+    world.user_installs = set(saved.user_installs)
     return world
 
 

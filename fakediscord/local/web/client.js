@@ -10,6 +10,9 @@ const as = (params.get("as") || "ann").toLowerCase();
 const state = {
   hello: null,
   channel: params.get("channel"),
+  // The channel the address asked for, until the first hello says whether this
+  // member may open it (a conversation of others is refused, in words).
+  asked: params.get("channel"),
   logs: new Map(),        // channel id -> its element in #log
   unread: new Set(),
   dismissed: new Set(),   // ephemeral messages the person dismissed
@@ -126,19 +129,30 @@ function hello(event) {
   fill($("as"), event.members.map((m) => [m.key, m.name]), event.me.key);
   fill($("my-locale"), Object.entries(event.locales), event.me.locale);
   fill($("server-locale"), Object.entries(event.locales), event.server.locale);
-  const text = event.channels.filter((c) => c.kind !== "dm");
-  const dms = event.channels.filter((c) => c.kind === "dm");
+  const text = event.channels.filter((c) => !conversation(c));
+  // Discord's app lists DMs and group DMs apart from the server, each by who
+  // else is in it (or a group DM's name): the bot's DM among them.
+  const dms = event.channels.filter(conversation);
   list($("channels"), text, (c) => `${c.kind === "voice" ? "🔊" : "#"} ${c.name}`);
-  list($("dms"), dms, (c) => `@ ${c.name}`);
+  list($("dms"), dms, (c) => `${c.kind === "group" ? "👥" : "@"} ${c.name}`);
   if (event.fresh) {
     // A new connection sends every message again: start from an empty log.
     $("log").replaceChildren();
     state.logs.clear();
   }
   for (const channel of event.channels) logOf(channel.id);
+  const refused = state.asked !== null && !event.channels.some((c) => c.id === state.asked);
+  state.asked = null;
   if (!event.channels.some((c) => c.id === state.channel)) state.channel = text[0]?.id ?? event.channels[0].id;
   show(state.channel);
+  // A conversation of others is never opened: the page says so, rather than
+  // showing another place as if it were the one asked for.
+  if (refused) refuse(`${event.me.name} is not in that conversation: only its members can see it.`);
   problems(event.problems);
+}
+
+function conversation(channel) {
+  return channel.kind === "dm" || channel.kind === "group";
 }
 
 function fill(select, entries, chosen) {
@@ -152,7 +166,12 @@ function list(element, channels, label) {
     button.type = "button";
     button.textContent = label(channel);
     button.dataset.channel = channel.id;
-    button.addEventListener("click", () => { show(channel.id); $("side").classList.remove("open"); });
+    button.addEventListener("click", () => {
+      // What was refused was refused where the person was: it does not follow them.
+      refuse(null);
+      show(channel.id);
+      $("side").classList.remove("open");
+    });
     item.append(button);
     return item;
   }));
@@ -179,11 +198,13 @@ function show(channelId) {
   for (const [id, log] of state.logs) log.hidden = id !== channelId;
   const channel = state.hello.channels.find((c) => c.id === channelId);
   sayWhatToType(channel);
-  const name = `${{ dm: "@", voice: "🔊 " }[channel.kind] || "#"}${channel.name}`;
+  const name = `${{ dm: "@", voice: "🔊 ", group: "" }[channel.kind] ?? "#"}${channel.name}`;
   $("where").textContent = name;
-  $("launch").hidden = !state.hello.launcher || channel.kind === "dm";
-  document.title = `${name} · ${state.hello.server.name}`;
-  $("text").placeholder = channel.kind === "dm" ? `Message @${channel.name}` : `Message #${channel.name}`;
+  // Where the member's app offers the Entry Point: a server's channels, and
+  // DMs and group DMs between people (not the bot's own DM).
+  $("launch").hidden = !channel.launcher;
+  document.title = `${name} · ${conversation(channel) ? "Direct messages" : state.hello.server.name}`;
+  $("text").placeholder = `Message ${{ dm: "@", group: "" }[channel.kind] ?? "#"}${channel.name}`;
   for (const button of document.querySelectorAll("#side li button")) {
     button.setAttribute("aria-current", String(button.dataset.channel === channelId));
     button.classList.toggle("unread", state.unread.has(button.dataset.channel));
@@ -241,11 +262,18 @@ function refocus(message, kept) {
 function sayWhatToType(channel) {
   const empty = logOf(channel.id).children.length === 0;
   $("empty").hidden = !empty;
-  $("empty").textContent = channel.kind === "dm"
-    ? "Nothing yet: the bot's messages to you (your hand's deal, results) come here."
-    : "Nothing here yet. Type /rummy start and press Enter twice to open a game in this "
-      + "channel, then Add computer to play alone, or Join with the others. "
-      + (state.hello.launcher ? "🚀 above opens the table as an Activity instead." : "");
+  const launcher = channel.launcher ? "🚀 above opens the table as an Activity instead." : "";
+  if (!conversation(channel)) {
+    $("empty").textContent = "Nothing here yet. Type /rummy start and press Enter twice to open a "
+      + `game in this channel, then Add computer to play alone, or Join with the others. ${launcher}`;
+  } else if (channel.bot) {
+    $("empty").textContent = "Nothing yet: the bot's messages to you (your hand's deal, results) come here.";
+  } else {
+    // The bot is no member here: the game is played in the Activity alone.
+    $("empty").textContent = "Nothing here yet. The bot is not in this conversation, so a game "
+      + "here is played in the Activity: 🚀 above opens it, or type /rummy start and press "
+      + "Enter twice for a Play button everyone here can press.";
+  }
 }
 
 function nearBottom() {

@@ -12,8 +12,11 @@ function localised(record, field, locale) {
 function commandChoices() {
   const locale = state.hello.me.locale;
   const found = [];
+  // Only what the member's app offers where they type: by each command's
+  // contexts and installs, as the stand-in decides (the hello's lists).
+  const here = new Set(state.hello.channels.find((c) => c.id === state.channel)?.commands ?? []);
   for (const command of state.hello.commands) {
-    if ((command.type ?? 1) !== 1) continue;
+    if ((command.type ?? 1) !== 1 || !here.has(command.id)) continue;
     const subs = (command.options ?? []).filter((o) => o.type === 1 || o.type === 2);
     const entries = subs.length ? subs.flatMap((sub) => sub.type === 2
       ? (sub.options ?? []).map((leaf) => [sub, leaf]) : [[sub]]) : [[]];

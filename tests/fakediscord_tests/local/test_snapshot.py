@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from fakediscord.core.installs import GUILD_INSTALL, USER_INSTALL
 from fakediscord.core.world import World
 from fakediscord.local.snapshot import FORMAT, load_world, save_world
 
@@ -58,6 +59,18 @@ def test_a_saved_world_keeps_its_people_messages_secret_activities_and_tokens(
     assert loaded.bot is loaded.users[loaded.bot.id]
     # New ids carry on after the saved ones.
     assert loaded.ids.next() > max(loaded.messages)
+
+
+def test_a_saved_world_keeps_where_the_app_is_installed(tmp_path: Path) -> None:
+    world = World()
+    person = world.create_user("Ann")
+    world.enable_user_install()
+    world.install_for_user(person)
+    save_world(world, tmp_path / "w.world")
+    loaded = load_world(tmp_path / "w.world")
+    assert loaded is not None
+    assert loaded.installation_contexts == [GUILD_INSTALL, USER_INSTALL]
+    assert loaded.user_installs == {person.id}
 
 
 def test_the_saved_world_is_for_its_owner_alone(tmp_path: Path) -> None:
