@@ -171,6 +171,15 @@ def page_words() -> dict[str, str]:
         "no_answer": _("Discord did not answer the table."),
         "open_from_discord": _("Open this table from Discord: press Open table on the "
                                "table in the chat."),
+        # A link to the game, shared where Discord offers no invite (a DM or
+        # group DM): the message Discord sends with it, and what a page opened
+        # from a link to another conversation's game (or a made-up one) says.
+        "share_message": _("Join my game of Rummy"),
+        "link_elsewhere": _("That link is for a game in another conversation."),
+        # The player's Discord status under the match line: waiting in a lobby,
+        # or playing (Discord adds the party's size: "Playing (3 of 4)").
+        "presence_lobby": _("Waiting for players"),
+        "presence_playing": _("Playing"),
     }
 
 

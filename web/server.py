@@ -7,7 +7,9 @@ plays the very tables the buttons play.
 - ``POST /api/token``: the handshake's last step. The page sends the code its
   Discord client authorised and its instance; the server trades the code
   with the client secret, asks Discord who the token belongs to and whether
-  that member is in that instance, and issues a session for them there;
+  that member is in that instance, and issues a session for them there. A
+  page launched from a shared link sends its ``custom_id`` too, and is told
+  whether the link names a game of the instance's own channel (``web.links``);
 - ``GET /ws``: each participant's WebSocket (``web.socket``).
 
 What strangers can hold is capped (``web.connections``), and so is what any
@@ -48,6 +50,7 @@ from .connections import (
     connection_limit,
 )
 from .limits import Bucket, KeyedBuckets
+from .links import link_verdict
 from .pages import OpenPages
 from .reactions import Reactions
 from .relay import Relays
@@ -122,10 +125,11 @@ def _refused(status: int, text: str, retry_after: float | None = None) -> web.Re
     return web.json_response({"error": text}, status=status, headers=headers)
 
 
-async def _sign_in_asked(request: web.Request) -> tuple[str, str] | web.Response:
-    """The code and instance a sign-in's body gives, or the 400 it deserves. Read
-    before any allowance is touched: a request that could never succeed costs
-    nothing but this, and uses up nobody's sign-ins."""
+async def _sign_in_asked(request: web.Request) -> tuple[str, str, object] | web.Response:
+    """The code, instance and link (a shared link's ``custom_id``, if any) a
+    sign-in's body gives, or the 400 it deserves. Read before any allowance is
+    touched: a request that could never succeed costs nothing but this, and
+    uses up nobody's sign-ins."""
     try:
         body: Any = await request.json()
     except (ValueError, RecursionError, web.HTTPRequestEntityTooLarge):
@@ -138,7 +142,8 @@ async def _sign_in_asked(request: web.Request) -> tuple[str, str] | web.Response
         return _refused(400, "code must be the code Discord's authorize gave")
     if not (isinstance(instance_id, str) and 0 < len(instance_id) <= 256):
         return _refused(400, "instance_id must be the Activity's instance id")
-    return code, instance_id
+    # Whatever it is, a link is only looked at: it never stops a sign-in.
+    return code, instance_id, body.get("custom_id")
 
 
 async def _name_the_server(_request: web.Request, response: web.StreamResponse) -> None:
@@ -260,7 +265,7 @@ class ActivityServer:
             self._client_sign_ins.charge(client)
         return answer
 
-    async def _sign_in(self, code: str, instance_id: str) -> web.Response:
+    async def _sign_in(self, code: str, instance_id: str, custom_id: object = None) -> web.Response:
         try:
             access_token, expires_in = await self.api.exchange_code(code)
             user_id, name = await self.api.user_of(access_token)
@@ -293,12 +298,17 @@ class ActivityServer:
             place = Place(instance.channel_id, instance.guild_id)
             name = await self.api.name_in_server(instance.guild_id, user_id, name)
         session = self.sessions.issue(user_id, instance_id, place, name)
-        return web.json_response({
+        answer: dict[str, Any] = {
             "access_token": access_token,
             "expires_in": expires_in,
             "session": session,
             "user": {"id": str(user_id), "name": name},
-        }, headers=CROSS_ORIGIN)
+        }
+        if custom_id is not None:
+            # The session is this instance's channel's, whatever the link said:
+            # a link to another conversation's game is only refused, in words.
+            answer["link"] = link_verdict(custom_id, instance.channel_id)
+        return web.json_response(answer, headers=CROSS_ORIGIN)
 
     async def token_preflight(self, _request: web.Request) -> web.Response:
         return web.Response(status=204, headers=TOKEN_PREFLIGHT)

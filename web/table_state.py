@@ -27,7 +27,7 @@ from presentation.colours import SEAT_COLOURS
 from presentation.i18n import LANGUAGES, N_, _, card_text, current, n_, number
 from presentation.labels import JOIN_LABEL, NEXT_HAND_LABEL, REMATCH_LABEL
 from presentation.render import LEVELS, log_text, rule_setting, rules_summary, winners_text
-from tables import Seat, Stage, Table
+from tables import MAX_SEATS, Seat, Stage, Table
 from tables.names import plain_name
 
 from .lobby_state import lobby_state
@@ -229,6 +229,12 @@ def closed_state(ended: Table) -> dict[str, Any]:
     return state
 
 
+def _game(table: Table) -> dict[str, Any]:
+    """The game's id (a link the page shares names it) and its party's size as
+    Discord's rich presence shows it: the seats taken, of the most a game has."""
+    return {"game_id": table.game_id, "party": [len(table.seats), MAX_SEATS]}
+
+
 def table_state(table: Table | None, viewer: Seat | None, user_id: int | None = None,
                 earlier: Table | None = None) -> dict[str, Any]:
     """What one participant's page shows now, in the current language.
@@ -261,6 +267,7 @@ def table_state(table: Table | None, viewer: Seat | None, user_id: int | None = 
         "languages": LANGUAGES,
         "stage": table.stage.value,
         "you": key,
+        **_game(table),
         "hand_number": table.hand_number,
         "rules": rules_summary(table.rules),
         # How this language writes the ranks that are letters: the page draws

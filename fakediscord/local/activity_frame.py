@@ -7,7 +7,8 @@ by ``postMessage``. Here ``/activity?as=ann&instance=...`` is that app
 on to the bot's web server as Discord's proxy does (the URL mapping ``/`` ->
 the bot), WebSocket included, and answers the SDK's commands with what the
 world knows: codes the member authorised, the token's user, the instance's
-participants.
+participants, the links it shares (a person who opens one launches it with
+its ``custom_id``).
 """
 
 from __future__ import annotations
@@ -70,6 +71,9 @@ class ActivityFrame:
         self.cast = cast
         self.target = target.rstrip("/")  # the bot's web server: http://host:port
         self._client: aiohttp.ClientSession | None = None
+        # The custom_id of the shared link each person last launched an
+        # instance from, by (user, instance): the frame passes it to the page.
+        self._links: dict[tuple[int, str], str] = {}
 
     # Each launch's frame is served under a path of its own: its instance, how it
     # is framed, and a signature by the world's secret, so that only this
@@ -109,7 +113,7 @@ class ActivityFrame:
         for action, handler in (("join", self._join), ("authorize", self._authorize),
                                 ("authenticate", self._authenticate),
                                 ("participants", self._participants), ("leave", self._leave),
-                                ("launch", self._launch)):
+                                ("launch", self._launch), ("group", self._group)):
             app.router.add_post(f"/api/activity/{action}", handler)
         app.router.add_route("*", PROXIED + "/{launch}/{tail:.*}", self._proxy)
 
@@ -157,6 +161,10 @@ class ActivityFrame:
             "instance_id": instance.instance_id,
             "channel_id": str(instance.channel_id),
             "guild_id": str(instance.guild_id or ""),
+            # "gc" in a server's channel, "pc" in a DM or group DM (the SDK's
+            # location kinds): what Discord's app may offer there differs.
+            "location_kind": instance.location_kind,
+            "custom_id": self._links.get((user.id, instance.instance_id)),
             "user": {"id": str(user.id), "username": user.name},
             "application_id": str(self.emu.world.application_id),
             "application_name": self.emu.bot_user.name,
@@ -164,18 +172,53 @@ class ActivityFrame:
 
     async def _launch(self, request: web.Request) -> web.Response:
         """The App Launcher (or the Entry Point command) in a channel: no
-        interaction reaches the bot, Discord's app opens the Activity itself."""
+        interaction reaches the bot, Discord's app opens the Activity itself.
+        With ``custom_id``: a link the Activity shared (``shareLink``), opened
+        by someone in the conversation it was shared to, which launches the
+        Activity there with that custom_id (Discord's Activities guide,
+        "Growth and Referrals"); the link is the way in, no install needed."""
         body, user = await self._body(request)
         raw = str(body.get("channel", ""))
         channel_id = int(raw) if raw.isdigit() else 0
         channel = self.emu.world.channels.get(channel_id)
         if channel is not None and not self.emu.world.can_see_channel(user.id, channel):
             return web.json_response({"error": not_yours(user.name, channel)}, status=403)
-        refusal = self.emu.world.launcher_refusal(user.id, channel_id)
-        if refusal is not None:
-            return web.json_response({"error": refusal}, status=400)
+        custom_id = body.get("custom_id")
+        if custom_id is not None:
+            if not (isinstance(custom_id, str) and len(custom_id) <= 64):
+                return web.json_response({"error": "Not a link of this app."}, status=400)
+            if channel is None:
+                return web.json_response({"error": "No such channel."}, status=400)
+        else:
+            refusal = self.emu.world.launcher_refusal(user.id, channel_id)
+            if refusal is not None:
+                return web.json_response({"error": refusal}, status=400)
         instance = self.emu.world.launch_activity(user.id, channel_id)
+        if custom_id is None:
+            self._links.pop((user.id, instance.instance_id), None)
+        else:
+            self._links[(user.id, instance.instance_id)] = custom_id
         return web.json_response({"instance": instance.instance_id})
+
+    async def _group(self, request: web.Request) -> web.Response:
+        """A person starts a group DM with friends (Discord's app's New Group
+        DM), named ``name``, with the app on their own account, as whoever
+        launches an Activity where its bot is no member must have it. Local
+        play's page lists no group DM: tests launch there, by its id."""
+        body, user = await self._body(request)
+        friends = [self.cast.member(str(key)) for key in body.get("with") or []]
+        if not friends or any(friend is None for friend in friends):
+            return web.json_response({"error": "Name the friends by their names."}, status=400)
+        world = self.emu.world
+        world.enable_user_install()
+        world.install_for_user(user)
+        people = [user, *(friend.user for friend in friends if friend is not None)]
+        name = str(body.get("name") or "") or None
+        try:
+            channel = world.create_private_channel(people, name=name)
+        except ValueError as error:
+            return web.json_response({"error": str(error)}, status=400)
+        return web.json_response({"channel": str(channel.id)})
 
     async def _authorize(self, request: web.Request) -> web.Response:
         body, user = await self._body(request)

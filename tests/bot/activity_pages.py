@@ -62,10 +62,11 @@ class Participant:
         self._reader: asyncio.Task[None] | None = None
         self.closed: tuple[int | None, str] | None = None
 
-    async def sign_in(self, instance_id: str) -> aiohttp.ClientResponse:
+    async def sign_in(self, instance_id: str, **extra: Any) -> aiohttp.ClientResponse:
+        """``extra``: more of the body, as a page launched from a link sends its ``custom_id``."""
         code = self.emu.world.issue_oauth_code(self.actor.id, ["identify"])
         answer = await self.http.post(f"{self.base}/api/token",
-                                      json={"code": code, "instance_id": instance_id})
+                                      json={"code": code, "instance_id": instance_id, **extra})
         if answer.status == 200:
             self.session = (await answer.json())["session"]
         return answer

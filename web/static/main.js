@@ -12,6 +12,14 @@ import { banner } from "./@asset(outcome.js)";
 import { handshake, signIn } from "./@asset(signin.js)";
 import { watchSoundButton } from "./@asset(sound.js)";
 
+// A page launched from a link to another conversation's game (or a made-up
+// one) shows this conversation's table, and says so over it once.
+function linkSaid() {
+  if (app.link !== "elsewhere") return;
+  app.link = null;
+  banner(label("link_elsewhere"), { label: label("close"), act: () => {} });
+}
+
 async function start() {
   watchHand();
   watchTable();
@@ -37,6 +45,7 @@ async function start() {
   app.render = (state) => {
     drawn(state);
     showPresence(state);
+    linkSaid();
   };
   connect();
   watchLayout();

@@ -59,7 +59,8 @@ async function signInOnce() {
     reply = await fetch(new URL("api/token", new URL(".", location.href)), {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ code, instance_id: sdk.instanceId }),
+      // Launched from a shared link: its custom_id, which the server checks.
+      body: JSON.stringify({ code, instance_id: sdk.instanceId, custom_id: sdk.customId || undefined }),
     });
   } catch {
     throw new SignInFailed(label("signin_unreachable"));
@@ -78,6 +79,7 @@ async function signInOnce() {
   if (reply.status === 401) throw new SignInFailed(label("signin_refused"));
   if (!reply.ok) throw new SignInFailed(label("signin_failed"));
   app.session = body.session;
+  app.link = body.link || null;
   await sdk.commands.authenticate({ access_token: body.access_token });
 }
 

@@ -8,6 +8,9 @@ export const app = {
   unanswered: null, // the intent sent and not yet answered: sent again after a reconnect
   ws: null,
   session: null,
+  // What the server said of the shared link the page was launched from
+  // ("here", "elsewhere"), until the page has said so; null without one.
+  link: null,
   sdk: null,
   retries: 0,
   // Why the server is closing the connection, said in a frame first: Discord's

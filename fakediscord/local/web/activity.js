@@ -2,7 +2,8 @@
 // the Activity's page in a frame (through the stand-in's proxy, on this
 // origin, as Discord's proxy serves it on its own) and answers the Embedded
 // App SDK's postMessage protocol: the handshake, AUTHORIZE, AUTHENTICATE, the
-// instance's participants and their updates. Every answer has the shape the
+// instance's participants and their updates, the invite and share dialogs,
+// rich presence. Every answer has the shape the
 // SDK's own schemas check (a reply that fails them is dropped and the call
 // never returns). Every frame both ways is kept in window.rpcFrames for tests,
 // and every message it did not answer in window.rpcRefused.
@@ -43,6 +44,8 @@ window.setLayoutMode = (mode) => {
 window.rpcFrames = [];
 window.rpcRefused = [];
 window.capturedLogs = [];
+// Every link the Activity asked Discord's app to share (SHARE_LINK), as asked.
+window.shares = [];
 
 async function ask(path, body) {
   const reply = await fetch(path, {
@@ -62,6 +65,13 @@ function post(message) {
   window.rpcFrames.push({ to: "activity", message });
   // An opaque origin cannot be named as a message's target: any will do.
   frame.contentWindow.postMessage(message, opaque ? "*" : location.origin);
+}
+
+// Discord's app says what it would show: a dialog the stand-in has not drawn.
+function say(text) {
+  note.textContent = text;
+  note.hidden = false;
+  setTimeout(() => { note.hidden = true; }, 3000);
 }
 
 function reply(command, data) {
@@ -118,7 +128,6 @@ async function answer(command) {
       reply(command, { evt: command.evt });
       break;
     case "CAPTURE_LOG":
-    case "CAPTURE_LOG":
       // The SDK sends the Activity's console here (unless the Activity turns
       // that off), as Discord keeps it in its own debug logs; kept for tests.
       window.capturedLogs.push({ level: command.args.level, message: command.args.message });
@@ -128,18 +137,49 @@ async function answer(command) {
       reply(command, null);
       break;
     case "OPEN_INVITE_DIALOG":
+      // Not in a DM or group DM (an instance whose location kind is "pc"): the
+      // SDK's own note on openInviteDialog says it throws RPC error
+      // INVALID_CHANNEL (4005) in (G)DM contexts, so an Activity there shares
+      // a link instead (SHARE_LINK below).
+      if (launch.location_kind === "pc") {
+        refuse(command, 4005, "Invalid channel");
+        break;
+      }
       // Discord's app opens its own dialog to invite friends or a channel; the
       // Activity is answered at once, whatever the person then does (the SDK
       // parses this command's reply with its empty-response schema: null).
-      note.textContent = "Discord would open its invite dialog here.";
-      note.hidden = false;
-      setTimeout(() => { note.hidden = true; }, 3000);
+      say("Discord would open its invite dialog here.");
       reply(command, null);
       break;
+    case "SHARE_LINK": {
+      // Discord's app shows its share dialog for a link to the Activity, with
+      // the Activity's message; whoever opens the link launches the Activity
+      // with its custom_id among the frame's query parameters, which the SDK
+      // reads as discordSdk.customId (Discord's Activities guide, "Growth and
+      // Referrals": shareLink and custom_id). The SDK's schema (2.5.0) of the
+      // request: message (at most 1000 characters), custom_id and link_id (at
+      // most 64 each, optional); of the reply: success, didCopyLink and
+      // didSendMessage, all booleans, all required (a reply without one is
+      // dropped and the call never returns). Here the person always sends it.
+      const { message, custom_id: customId, link_id: linkId } = command.args || {};
+      const text = (value, most) => typeof value === "string" && value.length <= most;
+      if (!text(message, 1000) || (customId != null && !text(customId, 64))
+          || (linkId != null && !text(linkId, 64))) {
+        refuse(command, 4000, "Invalid payload");
+        break;
+      }
+      window.shares.push({ message, custom_id: customId ?? null, link_id: linkId ?? null });
+      say("Discord would open its share dialog here.");
+      reply(command, { success: true, didCopyLink: false, didSendMessage: true });
+      break;
+    }
     case "SET_ACTIVITY": {
       // Rich presence needs the scope rpc.activities.write among those granted
       // (Discord's setActivity reference); the reply is the activity as set,
-      // which the SDK parses with its activity schema.
+      // which the SDK parses with its activity schema. An Activity may set
+      // only type, state, details (and their urls), timestamps, assets, party
+      // ({id, size: [current, max]}), secrets and instance: the SDK's
+      // SetActivity schema picks those of Activity, and drops the rest.
       if (!grantedScopes.includes("rpc.activities.write")) {
         refuse(command, 4006, "Not authenticated or invalid scope");
         break;
@@ -218,6 +258,8 @@ async function start() {
     guild_id: launch.guild_id,
     channel_id: launch.channel_id,
   });
+  // Launched from a shared link: its custom_id, as Discord's app passes it on.
+  if (launch.custom_id) params.set("custom_id", launch.custom_id);
   if (opaque) frame.sandbox = "allow-scripts allow-popups allow-popups-to-escape-sandbox allow-forms";
   frame.src = `activity-app/${launch.path}/?${params}`;
   window.addEventListener("pagehide", () => {
