@@ -75,14 +75,7 @@ def stats_embed(stats: PlayerStats | None, name: str) -> discord.Embed:
     # A rank by wins means something only once there is a win to rank.
     rank = f"#{number(stats.rank)}" if stats.matches_won else _("no wins yet")
     embed.add_field(name=_("Rank (by wins)"), value=rank)
-    embed.add_field(
-        name=_("Matches"),
-        value=_("{won} won of {played}", won=number(stats.matches_won),
-                played=number(stats.matches_played)),
-    )
-    embed.add_field(name=_("Hands won"), value=number(stats.hands_won))
-    embed.add_field(name=_("Points"), value=number(stats.points))
-    embed.add_field(name=_("Rummies"), value=number(stats.rummies))
+    add_figures(embed, stats)
     return embed
 
 
@@ -102,12 +95,17 @@ def totals_embed(totals: PlayerTotals | None, name: str) -> discord.Embed:
         "board: `/rummy stats` there shows your rank.",
         totals.boards,
     )
+    add_figures(embed, totals)
+    return embed
+
+
+def add_figures(embed: discord.Embed, figures: PlayerStats | PlayerTotals) -> None:
+    """A player's matches, hands, points and rummies, on one board or all."""
     embed.add_field(
         name=_("Matches"),
-        value=_("{won} won of {played}", won=number(totals.matches_won),
-                played=number(totals.matches_played)),
+        value=_("{won} won of {played}", won=number(figures.matches_won),
+                played=number(figures.matches_played)),
     )
-    embed.add_field(name=_("Hands won"), value=number(totals.hands_won))
-    embed.add_field(name=_("Points"), value=number(totals.points))
-    embed.add_field(name=_("Rummies"), value=number(totals.rummies))
-    return embed
+    embed.add_field(name=_("Hands won"), value=number(figures.hands_won))
+    embed.add_field(name=_("Points"), value=number(figures.points))
+    embed.add_field(name=_("Rummies"), value=number(figures.rummies))

@@ -33,6 +33,13 @@ async def launch_with_activity(server: Server, launch: LaunchBot,
     return await launch(config, activity=settings)
 
 
+def installed_by(server: Server, *people: Actor) -> None:
+    """The app installed to these people's own accounts (a user install)."""
+    server.emu.world.enable_user_install()
+    for person in people:
+        server.emu.world.install_for_user(person.user)
+
+
 def at_machine_speed(monkeypatch: pytest.MonkeyPatch) -> None:
     """Let pages move at machine speed, past any person's pace, which the
     Activity's allowances are for (they have tests of their own)."""

@@ -11,22 +11,30 @@ import random
 
 import pytest
 
-from bot import RummyBot
 from engine.ai import choose_action
-from fakediscord import Actor, Channel
+from fakediscord import Channel, Guild
 from presentation import actions
 
-from .activity_pages import ACTIVITY, Participant, at_machine_speed, launch_with_activity
+from .activity_pages import (
+    ACTIVITY,
+    Participant,
+    at_machine_speed,
+    installed_by,
+    launch_with_activity,
+    open_page,
+)
 from .conftest import LaunchBot, Server, StopBot
 
 ONE_HAND = dataclasses.replace(ACTIVITY, table_seed=20261207)
 MOST_MOVES = 400
 
 
-def installed_by(server: Server, *people: Actor) -> None:
-    server.emu.world.enable_user_install()
-    for person in people:
-        server.emu.world.install_for_user(person.user)
+def server_without_the_bot(server: Server) -> tuple[Guild, Channel]:
+    """A server that never added the bot, Ann among its members, and its channel."""
+    elsewhere = server.emu.create_guild("Book Club", installed=False)
+    lounge = server.emu.create_text_channel(elsewhere, "lounge")
+    server.emu.add_member(server.ann, elsewhere)
+    return elsewhere, lounge
 
 
 def bot_token_requests_to(server: Server, channel: Channel) -> list[str]:
@@ -34,27 +42,6 @@ def bot_token_requests_to(server: Server, channel: Channel) -> list[str]:
     (answers to interactions go to the interaction's and webhook's routes)."""
     return [f"{r.method} {r.path}" for r in server.emu.traffic.requests
             if f"/channels/{channel.id}" in r.path]
-
-
-async def page_in(bot: RummyBot, server: Server, actor: Actor, channel: Channel,
-                  pages: list[Participant]) -> Participant:
-    """``actor``'s own launch of the Activity in ``channel``, signed in and shown."""
-    instance = server.emu.world.launch_activity(actor.id, channel.id)
-    page = Participant(bot, server.emu, actor)
-    pages.append(page)
-    answer = await page.sign_in(instance.instance_id)
-    assert answer.status == 200, await answer.text()
-    await page.connect()
-    await page.until(lambda: any(f["type"] == "state" for f in page.frames), "the first state")
-    return page
-
-
-@pytest.fixture
-async def pages() -> list[Participant]:
-    opened: list[Participant] = []
-    yield opened
-    for page in opened:
-        await page.close()
 
 
 async def test_rummy_start_in_a_group_dm_answers_with_the_way_into_the_activity(
@@ -108,10 +95,10 @@ async def test_a_whole_match_in_a_group_dm_is_played_in_the_activity_and_kept_on
                                               name="Friday cards")
     # Ann launches from the App Launcher and opens the lobby there; Bob joins
     # from his own launch; an easy computer fills the third seat.
-    ann = await page_in(bot, server, server.ann, group, pages)
+    ann = await open_page(bot, server, server.ann, pages, group.id)
     assert ann.state().get("new_game") is not None
     assert (await ann.send("open", rules={"hands": 1}))["type"] == "done"
-    bob = await page_in(bot, server, server.bob, group, pages)
+    bob = await open_page(bot, server, server.bob, pages, group.id)
     assert (await bob.send("join"))["type"] == "done"
     await ann.until(lambda: len(ann.state()["seats"]) == 2, "Bob's seat")
     assert (await ann.send("add_computer", level="easy"))["type"] == "done"
@@ -193,9 +180,7 @@ async def test_without_use_external_apps_the_answer_says_only_its_sender_sees_it
 ) -> None:
     bot = await launch_with_activity(server, launch)
     installed_by(server, server.ann)
-    elsewhere = server.emu.create_guild("Book Club", installed=False)
-    lounge = server.emu.create_text_channel(elsewhere, "lounge")
-    server.emu.add_member(server.ann, elsewhere)
+    elsewhere, lounge = server_without_the_bot(server)
     server.emu.set_permissions(lounge, elsewhere, use_external_apps=False)
     reply = await server.ann.slash(lounge, "rummy start")
     await server.emu.wait_for(lambda: reply.message is not None
@@ -245,7 +230,7 @@ async def test_a_group_dms_game_survives_a_restart_still_unposted(
     bot = await launch_with_activity(server, launch)
     table = bot.game.tables.get(group.id)
     assert table is not None and table.activity_only and table.guild_id == group.id
-    bob = await page_in(bot, server, server.bob, group, pages)
+    bob = await open_page(bot, server, server.bob, pages, group.id)
     assert bob.state()["stage"] == "lobby"
     assert (await bob.send("join"))["type"] == "done"
     await bot.game.tasks.wait_idle()
@@ -276,12 +261,10 @@ async def test_the_activity_in_a_server_without_the_bot_plays_there_unposted(
 ) -> None:
     bot = await launch_with_activity(server, launch)
     installed_by(server, server.ann)
-    elsewhere = server.emu.create_guild("Book Club", installed=False)
-    lounge = server.emu.create_text_channel(elsewhere, "lounge")
-    server.emu.add_member(server.ann, elsewhere)
+    elsewhere, lounge = server_without_the_bot(server)
     # Launched from Ann's own install: signed in without asking Discord for a
     # member of a server the bot is not in, and the lobby is the Activity's alone.
-    ann = await page_in(bot, server, server.ann, lounge, pages)
+    ann = await open_page(bot, server, server.ann, pages, lounge.id)
     assert (await ann.send("open", rules={}))["type"] == "done"
     table = bot.game.tables.get(lounge.id)
     assert table is not None and table.activity_only and table.guild_id == elsewhere.id

@@ -7,7 +7,6 @@ changes nothing, and nobody outside a group DM gets into its game by a link."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -17,16 +16,8 @@ from fakediscord import Actor, Channel
 from tables import MAX_SEATS
 from web.links import ELSEWHERE, HERE, link_id
 
-from .activity_pages import Participant, launch_with_activity
+from .activity_pages import Participant, installed_by, launch_with_activity
 from .conftest import LaunchBot, Server
-
-
-@pytest.fixture
-async def pages() -> AsyncIterator[list[Participant]]:
-    opened: list[Participant] = []
-    yield opened
-    for page in opened:
-        await page.close()
 
 
 async def signed_in(
@@ -46,10 +37,6 @@ async def signed_in(
     return page, body
 
 
-def installed_by(server: Server, *people: Actor) -> None:
-    server.emu.world.enable_user_install()
-    for person in people:
-        server.emu.world.install_for_user(person.user)
 
 
 async def test_a_link_lands_in_its_groups_game_and_one_to_another_group_is_refused(
