@@ -10,12 +10,15 @@ both doors. Melds are named by their number, from 1, as players see them.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from engine.rules import RULE_KEYS
 from presentation.actions import INTENTS, ComponentAction, Locking
-from presentation.i18n import LANGUAGES, _, speaking
+from presentation.i18n import LANGUAGES, Language, _, current, speaking
 
 # Changes whenever a frame's shape does: a page built for another version reloads.
 VERSION = 2
@@ -138,12 +141,18 @@ def answer_frame(answer: Answer, seq: int) -> dict[str, Any]:
     return frame
 
 
-def page_words() -> dict[str, str]:
+def page_words() -> Mapping[str, str]:
     """What the page says of signing in and of its connection, in the current
     language: a state's labels carry them, and ``described`` every language's,
     for what the page must say before its first state (the language then
     guessed from the browser's)."""
-    return {
+    return _page_words_in(current())
+
+
+# Every state a page is sent carries these words: looked up once a language.
+@functools.cache
+def _page_words_in(_language: Language) -> Mapping[str, str]:
+    return MappingProxyType({
         "reconnecting": _("Reconnecting…"),
         "try_again": _("Try again"),
         "play_here": _("Play here"),
@@ -180,14 +189,14 @@ def page_words() -> dict[str, str]:
         # or playing (Discord adds the party's size: "Playing (3 of 4)").
         "presence_lobby": _("Waiting for players"),
         "presence_playing": _("Playing"),
-    }
+    })
 
 
 def _every_language() -> dict[str, dict[str, str]]:
     words = {}
     for code in LANGUAGES:
         with speaking(code):
-            words[code] = page_words()
+            words[code] = dict(page_words())
     return words
 
 
