@@ -197,28 +197,6 @@ async def test_without_use_external_apps_the_answer_says_only_its_sender_sees_it
     assert server.emu.problems == []
 
 
-async def test_nobody_outside_a_group_dm_gets_into_its_game(
-    server: Server, launch: LaunchBot, pages: list[Participant]
-) -> None:
-    bot = await launch_with_activity(server, launch)
-    installed_by(server, server.ann)
-    group = server.emu.create_private_channel([server.ann, server.bob, server.cat])
-    await server.ann.slash(group, "rummy start")
-    table = bot.game.tables.get(group.id)
-    assert table is not None
-    instance = server.emu.world.launch_activity(server.bob.id, group.id)
-    # Dan is in the server, not in the group: Discord would not launch it for
-    # him there, and a sign-in naming the group's instance is refused.
-    with pytest.raises(ValueError, match="not a recipient"):
-        server.emu.world.launch_activity(server.dan.id, group.id)
-    dan = Participant(bot, server.emu, server.dan)
-    pages.append(dan)
-    refused = await dan.sign_in(instance.instance_id)
-    assert refused.status == 403
-    assert "not in that instance" in (await refused.json())["error"]
-    assert [seat.name for seat in table.seats] == ["Ann"] and not dan.session
-
-
 async def test_a_group_dms_game_survives_a_restart_still_unposted(
     server: Server, launch: LaunchBot, stop_bot: StopBot, pages: list[Participant]
 ) -> None:
