@@ -126,7 +126,12 @@ async def serve(bot: RummyBot, token: str, stop: asyncio.Event | None = None) ->
                 return 0
             log.info("stopping: finishing the clicks in flight")
             await bot.close()
-            await connection
+            # Closed: nothing is left to wait for. While Discord is unreachable,
+            # discord.py's shards sleep out a reconnect's backoff (minutes)
+            # before they notice, and a stop would wait all that time.
+            connection.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await connection
         finally:
             if keeper is not None:
                 keeper.cancel()

@@ -4,14 +4,19 @@ is in flight, lose nothing and exit 0; a click on the way down is told why."""
 from __future__ import annotations
 
 import asyncio
+import re
 import signal
 from pathlib import Path
 
+from fakediscord import FakeDiscord
 from tests.bot_process import BotProcess
 
-from .conftest import LaunchBot, Server
+from .conftest import LaunchBot, Server, populate
 from .harness import TablePlayer, table_message
 from .test_play import dealt_table, heads_up, host_panel, press_start
+
+# discord.py's log line of each reconnect's backoff, in seconds.
+RECONNECT = re.compile(r"Attempting a reconnect for shard ID \d+ in ([0-9.]+)s")
 
 
 async def opened(players: list[TablePlayer]) -> TablePlayer:
@@ -80,3 +85,33 @@ async def test_a_click_while_stopping_changes_nothing_and_says_why(
     finally:
         bot.game.tasks.stopping = False
     assert table.to_dict() == before
+
+
+async def test_a_stop_while_discord_is_unreachable_does_not_wait_out_the_reconnect(
+    tmp_path: Path
+) -> None:
+    emu = FakeDiscord()
+    await emu.start()
+    populate(emu)
+    bot = await BotProcess.start(emu, tmp_path / "rummy.sqlite3", tmp_path / "bot.log",
+                                 extra_env={"LOG_LEVEL": "INFO"})
+    try:
+        await bot.wait_connected(emu)
+        await emu.stop()  # Discord goes away, and stays away
+        # discord.py retries after a random backoff that doubles each time:
+        # wait until one of at least 20 s is under way.
+        backoff = 0.0
+        for _ in range(1200):
+            waits = RECONNECT.findall((tmp_path / "bot.log").read_text())
+            backoff = float(waits[-1]) if waits else 0.0
+            if backoff >= 20:
+                break
+            await asyncio.sleep(0.1)
+        assert backoff >= 20, "discord.py never waited long before reconnecting"
+        bot.process.send_signal(signal.SIGTERM)
+        # Well before that backoff is out, the bot has stopped.
+        code = await asyncio.wait_for(bot.process.wait(), backoff / 2)
+    finally:
+        await bot.stop()
+    assert code == 0, bot.log_tail()
+    assert "stopping: finishing the clicks in flight" in (tmp_path / "bot.log").read_text()
