@@ -53,7 +53,10 @@ def seat_at(table: Table, user_id: int) -> Seat:
 
 def host_only(table: Table, action: ComponentAction) -> str:
     """That only the host may do what ``action`` does, in the current language."""
-    host = f"<@{table.host_id}>"
+    # By the name their seat shows: a mention means nothing in the Activity,
+    # where it would be read as its raw code.
+    seat = table.seat_of_user(table.host_id)
+    host = seat.shown_name if seat is not None else f"<@{table.host_id}>"
     sentence = HOST_ONLY.get(action)
     if sentence is not None:
         return _(sentence, host=host)

@@ -100,6 +100,10 @@ async def test_a_whole_match_in_a_group_dm_is_played_in_the_activity_and_kept_on
     assert (await ann.send("open", rules={"hands": 1}))["type"] == "done"
     bob = await open_page(bot, server, server.bob, pages, group.id)
     assert (await bob.send("join"))["type"] == "done"
+    # Not his to start: told by the host's name, which a page shows as it is.
+    refused = await bob.send("start")
+    assert refused["type"] == "refused"
+    assert refused["text"] == "Only the host (Ann) can start the game.", refused
     await ann.until(lambda: len(ann.state()["seats"]) == 2, "Bob's seat")
     assert (await ann.send("add_computer", level="easy"))["type"] == "done"
     await ann.until(lambda: len(ann.state()["seats"]) == 3, "the computer's seat")
