@@ -21,6 +21,7 @@ from presentation import actions
 from presentation.i18n import N_, _
 from presentation.labels import PLAY_LABEL
 from tables import NotSaved, Place, Refusal, Table, TableRegistry
+from tables.names import shown_name
 from transport import callbacks
 from transport.private import Interaction, session_of
 
@@ -49,8 +50,11 @@ def launch_controls(table: Table) -> Controls:
 
 
 def open_line(host: str) -> str:
+    """The line that says a game is open; ``host``: their plain name, shown as
+    literal text (a name may hold markdown's characters)."""
     return _("🃏 **{host}** opened a game of Rummy here. Press **{play}** to take a seat "
-             "or watch: the game is played in the Activity.", host=host, play=_(PLAY_LABEL))
+             "or watch: the game is played in the Activity.", host=shown_name(host),
+             play=_(PLAY_LABEL))
 
 
 class ActivityLobby:
